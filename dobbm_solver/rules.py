@@ -1,0 +1,83 @@
+"""Scoring and contract rules of Dobbm (see RULES.md): lay-away, outcome, payment."""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+
+from .cards import (
+    BB_PLAIN_SAUS, BB_TRUMPS, DOBB_SIZE, CardSet, popcount, set_names,
+)
+
+CONTRACTS: tuple[str, ...] = ("dobbm", "solo")
+WIN_THRESHOLD = 61
+STANDOFF = 60
+MATCH_UNITS = 12
+
+
+class RuleError(ValueError):
+    """Raised when something breaks a rule of the game."""
+
+
+class Outcome(str, Enum):
+    WIN = "win"
+    STANDOFF = "standoff"
+    LOSS = "loss"
+
+
+def outcome(declarer_points: int) -> Outcome:
+    """Win with 61 or more, standoff at exactly 60, loss with 59 or less."""
+    if declarer_points >= WIN_THRESHOLD:
+        return Outcome.WIN
+    if declarer_points == STANDOFF:
+        return Outcome.STANDOFF
+    return Outcome.LOSS
+
+
+def base_units(declarer_points: int) -> int:
+    """``ceil(|points - 60| / 5)``: 61-65 -> 1, ..., 116-120 -> 12."""
+    if not 0 <= declarer_points <= 120:
+        raise RuleError(f"declarer points must be 0..120, not {declarer_points}")
+    return math.ceil(abs(declarer_points - STANDOFF) / 5)
+
+
+def multiplier(contract: str, doublings: int = 0) -> int:
+    """Solo x2; each Schwacher or Retour x2."""
+    if contract not in CONTRACTS:
+        raise RuleError(f"unknown contract {contract!r}")
+    if doublings < 0:
+        raise RuleError(f"doublings must be 0 or more, not {doublings}")
+    return (2 if contract == "solo" else 1) * (2 ** doublings)
+
+
+def units(declarer_points: int, contract: str, doublings: int = 0) -> int:
+    """Units each defender pays the declarer (negative: the declarer pays each defender)."""
+    u = base_units(declarer_points) * multiplier(contract, doublings)
+    return u if declarer_points > STANDOFF else -u
+
+
+def revoke_units(contract: str, doublings: int = 0) -> int:
+    """A revoke costs the offender half a match (6 units) times the multipliers, to each opponent."""
+    return (MATCH_UNITS // 2) * multiplier(contract, doublings)
+
+
+def lay_away_error(cards: CardSet) -> str | None:
+    """Why four cards may not be laid away, or None if they may.
+
+    A plain-suit Sau (EA, LA, SA) may be laid away only together with a trump:
+    the number of plain Saus laid away must not exceed the number of hearts
+    laid away (HA counts as a heart).
+    """
+    n = popcount(cards)
+    if n != DOBB_SIZE:
+        return f"must lay away exactly {DOBB_SIZE} cards, not {n}"
+    saus = popcount(cards & BB_PLAIN_SAUS)
+    hearts = popcount(cards & BB_TRUMPS)
+    if saus > hearts:
+        return (f"cannot lay away {' '.join(set_names(cards & BB_PLAIN_SAUS))} with only "
+                f"{hearts} heart{'s' if hearts != 1 else ''} (Sau rule)")
+    return None
+
+
+def legal_lay_away(cards: CardSet) -> bool:
+    return lay_away_error(cards) is None
