@@ -1,0 +1,236 @@
+"""A Dobbm deal as the solver sees it: seats, contract, cards, tricks so far.
+
+:class:`Deal` holds what a hand file says; :func:`replay` follows the tricks
+played so far and gives the :class:`PlayState` (who is to move, the points
+taken, the cards of the unfinished trick).  :func:`validate` checks a deal
+against the rule book and raises :class:`DealError` naming the offending key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .cards import (
+    BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_name, card_points, legal_cards,
+    popcount, set_names, set_points, trick_winner,
+)
+from .rules import CONTRACTS, lay_away_error
+
+SEATS_ACTIVE = 4
+
+
+class DealError(ValueError):
+    """A deal that breaks the rules or does not add up; ``key`` names the offending key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal.  ``hands`` are the cards each active seat holds now.
+
+    ``seats`` lists every seat clockwise (four, or five with a ``dealer`` who
+    sits the hand out).  ``discard`` is None in a Solo, and in a Dobbm whose
+    lay-away is still to be chosen (then the declarer holds the 8 dealt cards).
+    """
+
+    seats: tuple[str, ...]
+    declarer: str
+    contract: str
+    hands: Mapping[str, CardSet]
+    dobb: CardSet
+    discard: CardSet | None = None
+    tricks: tuple[tuple[Card, ...], ...] = ()
+    doublings: int = 0
+    dealer: str | None = None
+
+    @property
+    def active_seats(self) -> tuple[str, ...]:
+        """The four seats that play, clockwise (with five, the dealer sits out)."""
+        if len(self.seats) == 5 and self.dealer in self.seats:
+            return tuple(s for s in self.seats if s != self.dealer)
+        return tuple(self.seats)
+
+    @property
+    def defenders(self) -> tuple[str, ...]:
+        return tuple(s for s in self.active_seats if s != self.declarer)
+
+    @property
+    def bonus_points(self) -> int:
+        """Points that count for the declarer at the end: lay-away (Dobbm) or Dobb (Solo)."""
+        if self.contract == "solo":
+            return set_points(self.dobb)
+        return set_points(self.discard or 0)
+
+    @property
+    def needs_discard(self) -> bool:
+        return self.contract == "dobbm" and self.discard is None
+
+    def with_discard(self, discard: CardSet) -> "Deal":
+        """The Dobbm after the declarer takes the Dobb and lays ``discard`` away."""
+        hands = dict(self.hands)
+        hands[self.declarer] = (hands[self.declarer] | self.dobb) & ~discard
+        return Deal(self.seats, self.declarer, self.contract, hands, self.dobb, discard,
+                    self.tricks, self.doublings, self.dealer)
+
+
+@dataclass(frozen=True)
+class PlayState:
+    """Where play stands after the tricks of a deal."""
+
+    leader: str                      # who led (or leads) the current trick
+    to_move: str | None              # None when all 8 tricks are played
+    trick: tuple[Card, ...]          # cards of the unfinished trick, in play order
+    declarer_trick_points: int       # points in the declarer's finished tricks
+    declarer_tricks: int
+    defender_tricks: int
+    leaders: tuple[str, ...] = field(default=())   # leader of every trick in ``tricks``
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move is None
+
+
+def _next_seat(active: tuple[str, ...], seat: str, k: int = 1) -> str:
+    return active[(active.index(seat) + k) % len(active)]
+
+
+def replay(deal: Deal, *, check: bool = True) -> PlayState:
+    """Follow ``deal.tricks`` from the declarer's opening lead.
+
+    With ``check`` each card must be legal for its player given the cards that
+    player holds (now plus played later); a revoke raises :class:`DealError`.
+    """
+    active = deal.active_seats
+    # the cards each seat held at the start of play, to check follow-suit
+    held = {s: deal.hands.get(s, 0) for s in active}
+    leaders: list[str] = []
+    leader = deal.declarer
+    for trick in deal.tricks:
+        for i, c in enumerate(trick):
+            held[_next_seat(active, leader, i)] |= 1 << c
+        leaders.append(leader)
+        if len(trick) == 4:
+            leader = _next_seat(active, leader, trick_winner(trick))
+    pts = dtr = ftr = 0
+    leader = deal.declarer
+    for n, trick in enumerate(deal.tricks, 1):
+        for i, c in enumerate(trick):
+            seat = _next_seat(active, leader, i)
+            if check:
+                legal = legal_cards(held[seat], trick[0] if i else None)
+                if not (legal >> c) & 1:
+                    raise DealError("tricks", f"trick {n}: {seat} plays {card_name(c)}, a revoke "
+                                    f"(must play one of {' '.join(set_names(legal))})")
+            held[seat] &= ~(1 << c)
+        if len(trick) == 4:
+            w = _next_seat(active, leader, trick_winner(trick))
+            if w == deal.declarer:
+                pts += sum(card_points(c) for c in trick)
+                dtr += 1
+            else:
+                ftr += 1
+            leader = w
+    last = deal.tricks[-1] if deal.tricks else ()
+    if len(last) in (1, 2, 3):
+        cur = tuple(last)
+        lead = leaders[-1]
+    else:
+        cur = ()
+        lead = leader
+    done = dtr + ftr == HAND_SIZE
+    to_move = None if done else _next_seat(active, lead, len(cur))
+    return PlayState(lead, to_move, cur, pts, dtr, ftr, tuple(leaders))
+
+
+def validate(deal: Deal) -> PlayState:
+    """Check a deal against the rule book; return its :class:`PlayState`."""
+    seats = deal.seats
+    if len(seats) not in (4, 5):
+        raise DealError("seats", f"need 4 or 5 seats, not {len(seats)}")
+    if len(set(seats)) != len(seats):
+        raise DealError("seats", "a seat is named twice")
+    if len(seats) == 5:
+        if deal.dealer is None:
+            raise DealError("dealer", "with five seats the dealer (who sits out) must be given")
+    if deal.dealer is not None and deal.dealer not in seats:
+        raise DealError("dealer", f"{deal.dealer!r} is not a seat")
+    active = deal.active_seats
+    if deal.declarer not in active:
+        raise DealError("declarer", f"{deal.declarer!r} is not a seat that plays")
+    if deal.contract not in CONTRACTS:
+        raise DealError("contract", f"must be dobbm or solo, not {deal.contract!r}")
+    if not isinstance(deal.doublings, int) or deal.doublings < 0:
+        raise DealError("doublings", f"must be a whole number 0 or more, not {deal.doublings!r}")
+    for s in deal.hands:
+        if s not in active:
+            raise DealError(f"hands.{s}", f"{s!r} is not a seat that plays")
+    for s in active:
+        if s not in deal.hands:
+            raise DealError("hands", f"no hand for {s}")
+    if popcount(deal.dobb) != DOBB_SIZE:
+        raise DealError("dobb", f"must hold {DOBB_SIZE} cards, not {popcount(deal.dobb)}")
+    if deal.contract == "solo" and deal.discard is not None:
+        raise DealError("discard", "a Solo has no lay-away")
+    if len(deal.tricks) > HAND_SIZE:
+        raise DealError("tricks", f"at most {HAND_SIZE} tricks, not {len(deal.tricks)}")
+    for n, t in enumerate(deal.tricks, 1):
+        if not 1 <= len(t) <= 4 or (len(t) < 4 and n < len(deal.tricks)):
+            raise DealError("tricks", f"trick {n} has {len(t)} cards; only the last may be unfinished")
+    if deal.needs_discard and deal.tricks:
+        raise DealError("discard", "tricks were played, so the lay-away must be given")
+
+    # every card exactly once
+    seen: dict[Card, str] = {}
+
+    def account(cards, where: str) -> None:
+        for c in cards:
+            if c in seen:
+                raise DealError(where, f"{card_name(c)} is also in {seen[c]}")
+            seen[c] = where
+
+    from .cards import scan_forward
+    for s in active:
+        account(scan_forward(deal.hands[s]), f"hands.{s}")
+    for n, t in enumerate(deal.tricks, 1):
+        if len(set(t)) != len(t):
+            raise DealError("tricks", f"trick {n} holds a card twice")
+        account(t, f"tricks")
+    if deal.contract == "solo" or deal.needs_discard:
+        account(scan_forward(deal.dobb), "dobb")
+    else:
+        account(scan_forward(deal.discard), "discard")
+        if popcount(deal.discard) != DOBB_SIZE:
+            raise DealError("discard", f"must hold {DOBB_SIZE} cards, not {popcount(deal.discard)}")
+        why = lay_away_error(deal.discard)
+        if why:
+            raise DealError("discard", why)
+    missing = BB_ALL & ~sum(1 << c for c in seen)
+    if missing:
+        raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
+
+    state = replay(deal, check=True)
+    # hand sizes: after k finished tricks each seat holds 8-k, less one if it
+    # already played to the unfinished trick
+    finished = state.declarer_tricks + state.defender_tricks
+    played_now = {_next_seat(active, state.leader, i) for i in range(len(state.trick))}
+    for s in active:
+        want = HAND_SIZE - finished - (1 if s in played_now else 0)
+        have = popcount(deal.hands[s])
+        if have != want:
+            raise DealError(f"hands.{s}", f"holds {have} cards, should hold {want}")
+    if deal.contract == "dobbm" and deal.discard is not None:
+        # the Dobb went to the declarer: each Dobb card is held, played or laid away by them
+        decl_played = 0
+        for lead, t in zip(state.leaders, deal.tricks):
+            for i, c in enumerate(t):
+                if _next_seat(active, lead, i) == deal.declarer:
+                    decl_played |= 1 << c
+        stray = deal.dobb & ~(deal.hands[deal.declarer] | deal.discard | decl_played)
+        if stray:
+            raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not with the declarer")
+    return state
