@@ -1,0 +1,37 @@
+# cython: language_level=3
+"""Private compiled core of dobbm: exact open-card alpha-beta search."""
+
+from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
+
+cdef struct TTEntry:
+    uint64_t key[4]     # the four hands; leader and trick flag packed in key[0] bits 40..42
+    uint32_t gen        # search generation that wrote it (other generations are empty)
+    int8_t lower        # bounds on the future points from this trick start
+    int8_t upper
+    int8_t best         # best card found here, or -1
+    uint8_t depth       # cards left in all hands
+
+cdef struct Pos:
+    uint64_t hands[4]   # seat 0 is the declarer, then clockwise
+    uint64_t hash       # Zobrist hash of the hands
+    uint64_t trickmask  # cards in the unfinished trick
+    int trick[4]        # cards of the unfinished trick, in play order
+    int leader
+    int ncards          # cards in the unfinished trick
+    int has_trick       # the declarer has won a trick (Match rule)
+    int pts             # points in the declarer's finished tricks
+    int trick_pts       # points in the unfinished trick
+    int rem_pts         # points still in the hands
+
+cdef struct Ctx:
+    TTEntry* tt
+    uint64_t tt_mask    # number of entries - 1 (a power of two)
+    uint32_t gen
+    int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
+    int64_t nodes
+    int history[4][36]  # history heuristic for move ordering
+
+cdef class Core:
+    cdef Ctx ctx
+    cdef Pos root
+    cdef size_t n_entries

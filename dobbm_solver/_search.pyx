@@ -1,0 +1,473 @@
+# cython: language_level=3
+"""Exact open-card search for Dobbm (private; use :mod:`dobbm_solver.solver`).
+
+The position is four hands as 36-bit bitboards, seat 0 being the declarer.
+The value of a position is the declarer's final points (0..120): points in
+the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
+at least one trick (Match rule; taking all eight gives 120 by itself).
+
+Search: fail-soft alpha-beta over single cards, called with null windows by
+an MTD(f) driver; transposition table at trick starts holding bounds on the
+*future* points (so entries hold whatever the points already taken), keyed
+exactly by the four hands, the leader and the Match flag, so results never
+depend on the table size; equivalent zero-point cards searched once; move
+ordering by table move, trick-winning heuristics and history counters.
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    static inline int dd_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int dd_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int dd_ctz(unsigned long long x) nogil
+    int dd_popcount(unsigned long long x) nogil
+
+cdef enum:
+    NCARDS = 36
+    TRUMP = 2
+    INF = 1000
+
+cdef int POINTS[36]
+cdef int SUIT[36]
+cdef uint64_t SUITMASK[4]
+cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
+cdef uint64_t ZOB[4][36]
+cdef uint64_t ZOB_LEADER[4]
+cdef uint64_t ZOB_FLAG
+
+cdef int _rank_points[9]
+_rank_points[:] = [0, 0, 0, 0, 2, 3, 4, 10, 11]
+
+
+cdef uint64_t _splitmix(uint64_t* state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _init_tables() noexcept:
+    global ZERO_MASK, ZOB_FLAG
+    cdef int c, s, p
+    cdef uint64_t seed = 20261130
+    for s in range(4):
+        SUITMASK[s] = (<uint64_t>0x1FF) << (9 * s)
+    for c in range(NCARDS):
+        POINTS[c] = _rank_points[c % 9]
+        SUIT[c] = c // 9
+        if POINTS[c] == 0:
+            ZERO_MASK |= (<uint64_t>1) << c
+    for p in range(4):
+        for c in range(NCARDS):
+            ZOB[p][c] = _splitmix(&seed)
+        ZOB_LEADER[p] = _splitmix(&seed)
+    ZOB_FLAG = _splitmix(&seed)
+
+_init_tables()
+
+
+cdef inline bint beats(int a, int w) noexcept nogil:
+    """Card ``a`` played after ``w`` takes the trick from it."""
+    if SUIT[a] == SUIT[w]:
+        return a > w
+    return SUIT[a] == TRUMP
+
+
+cdef inline uint64_t legal_moves(const Pos* p, int seat) noexcept nogil:
+    cdef uint64_t h = p.hands[seat]
+    cdef uint64_t f
+    if p.ncards == 0:
+        return h
+    f = h & SUITMASK[SUIT[p.trick[0]]]
+    if f:
+        return f
+    f = h & SUITMASK[TRUMP]
+    if f:
+        return f
+    return h
+
+
+cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogil:
+    """Keep one card of each run of zero-point cards adjacent among the cards in play."""
+    cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
+    cdef uint64_t zeros = moves & ZERO_MASK
+    cdef uint64_t above
+    cdef int b, nxt
+    while zeros:
+        b = dd_ctz(zeros)
+        zeros &= zeros - 1
+        above = present & SUITMASK[SUIT[b]] & ~(((<uint64_t>2) << b) - 1)
+        if above:
+            nxt = dd_ctz(above)
+            if (moves >> nxt) & 1 and POINTS[nxt] == 0:
+                moves &= ~((<uint64_t>1) << b)
+    return moves
+
+
+cdef inline void play(Pos* p, int card) noexcept nogil:
+    """Play ``card`` for the seat to move; close the trick when it is the fourth."""
+    cdef int seat = (p.leader + p.ncards) & 3
+    cdef uint64_t bit = (<uint64_t>1) << card
+    cdef int i, w
+    p.hands[seat] &= ~bit
+    p.hash ^= ZOB[seat][card]
+    p.rem_pts -= POINTS[card]
+    p.trick_pts += POINTS[card]
+    p.trickmask |= bit
+    p.trick[p.ncards] = card
+    p.ncards += 1
+    if p.ncards == 4:
+        w = 0
+        for i in range(1, 4):
+            if beats(p.trick[i], p.trick[w]):
+                w = i
+        w = (p.leader + w) & 3
+        if w == 0:
+            p.pts += p.trick_pts
+            p.has_trick = 1
+        p.leader = w
+        p.ncards = 0
+        p.trick_pts = 0
+        p.trickmask = 0
+
+
+cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
+    return p.pts + (bonus if p.has_trick else 0)
+
+
+cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
+    """Value when every hand holds one card at a trick start: the play is forced."""
+    cdef int lead = p.leader
+    cdef int w = lead, best = dd_ctz(p.hands[lead])
+    cdef int i, seat, c, tp = POINTS[best]
+    for i in range(1, 4):
+        seat = (lead + i) & 3
+        c = dd_ctz(p.hands[seat])
+        tp += POINTS[c]
+        if beats(c, best):
+            best = c
+            w = seat
+    if w == 0:
+        return p.pts + tp + bonus
+    return p.pts + (bonus if p.has_trick else 0)
+
+
+cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
+                            int ttbest, int* out) noexcept nogil:
+    """Fill ``out`` with the moves, most promising first; return how many."""
+    cdef int scores[12]
+    cdef int n = 0, i, j, c, sc, w, wseat
+    cdef bint my_side_wins
+    cdef int decl = seat == 0
+    if p.ncards:
+        w = 0
+        for i in range(1, p.ncards):
+            if beats(p.trick[i], p.trick[w]):
+                w = i
+        wseat = (p.leader + w) & 3
+        my_side_wins = (wseat == 0) == decl
+        w = p.trick[w]
+    while moves:
+        c = dd_ctz(moves)
+        moves &= moves - 1
+        if c == ttbest:
+            sc = 1 << 20
+        elif p.ncards == 0:
+            sc = ctx.history[seat][c]
+        elif beats(c, w):
+            if my_side_wins:
+                sc = -64 + POINTS[c]            # no need to take over from a partner
+            else:
+                sc = (1 << 16) + ctx.history[seat][c] + (POINTS[c] << 8 if p.ncards == 3 else -(c % 9))
+        else:
+            if my_side_wins:
+                sc = (POINTS[c] << 8) + ctx.history[seat][c]     # smear points on a partner's trick
+            else:
+                sc = -(POINTS[c] << 8) + ctx.history[seat][c]    # lose as little as possible
+        # insertion sort, best first
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = sc
+        out[j] = c
+        n += 1
+    return n
+
+
+cdef inline TTEntry* tt_probe(Ctx* ctx, const Pos* p, uint64_t k0, uint64_t h) noexcept nogil:
+    cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
+    cdef int i
+    for i in range(2):
+        if (e[i].gen == ctx.gen and e[i].key[0] == k0 and e[i].key[1] == p.hands[1]
+                and e[i].key[2] == p.hands[2] and e[i].key[3] == p.hands[3]):
+            return &e[i]
+    return NULL
+
+
+cdef inline void tt_store(Ctx* ctx, const Pos* p, uint64_t k0, uint64_t h,
+                          int lower, int upper, int best, int depth) noexcept nogil:
+    cdef TTEntry* e = tt_probe(ctx, p, k0, h)
+    cdef TTEntry* b
+    if e == NULL:
+        b = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
+        # an empty or stale slot, else the one with fewer cards left
+        if b[0].gen != ctx.gen:
+            e = &b[0]
+        elif b[1].gen != ctx.gen:
+            e = &b[1]
+        elif b[0].depth <= b[1].depth:
+            e = &b[0]
+        else:
+            e = &b[1]
+        e.key[0] = k0
+        e.key[1] = p.hands[1]
+        e.key[2] = p.hands[2]
+        e.key[3] = p.hands[3]
+        e.gen = ctx.gen
+        e.lower = lower
+        e.upper = upper
+        e.depth = depth
+    else:
+        if lower > e.lower:
+            e.lower = lower
+        if upper < e.upper:
+            e.upper = upper
+    e.best = best
+
+
+cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
+    cdef int seat = (p.leader + p.ncards) & 3
+    cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, depth = 0, alpha0, beta0
+    cdef int moves[12]
+    cdef uint64_t k0 = 0, h = 0
+    cdef TTEntry* e = NULL
+    cdef Pos child
+    ctx.nodes += 1
+
+    lo = p.pts + (ctx.bonus if p.has_trick else 0)
+    if p.ncards == 0:
+        if p.hands[seat] == 0:
+            return lo
+        depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
+        if depth == 4:
+            return last_trick(p, ctx.bonus)
+    hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+
+    if p.ncards == 0:
+        k0 = p.hands[0] | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 40)
+        h = p.hash ^ ZOB_LEADER[p.leader] ^ (ZOB_FLAG if p.has_trick else 0)
+        e = tt_probe(ctx, p, k0, h)
+        if e != NULL:
+            lo = p.pts + e.lower
+            hi = p.pts + e.upper
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            ttbest = e.best
+    alpha0 = alpha
+    beta0 = beta
+
+    n = order_moves(ctx, p, seat, drop_equivalent(p, legal_moves(p, seat)), ttbest, moves)
+    if seat == 0:
+        best = -INF
+        for i in range(n):
+            child = p[0]
+            play(&child, moves[i])
+            v = search(ctx, &child, alpha, beta)
+            if v > best:
+                best = v
+                bestmove = moves[i]
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        ctx.history[seat][moves[i]] += depth + 1
+                        break
+    else:
+        best = INF
+        for i in range(n):
+            child = p[0]
+            play(&child, moves[i])
+            v = search(ctx, &child, alpha, beta)
+            if v < best:
+                best = v
+                bestmove = moves[i]
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        ctx.history[seat][moves[i]] += depth + 1
+                        break
+
+    if p.ncards == 0:
+        # bounds on the future points, relative to the window searched
+        if best <= alpha0:
+            tt_store(ctx, p, k0, h, 0, best - p.pts, bestmove, depth)
+        elif best >= beta0:
+            tt_store(ctx, p, k0, h, best - p.pts, 127, bestmove, depth)
+        else:
+            tt_store(ctx, p, k0, h, best - p.pts, best - p.pts, bestmove, depth)
+    return best
+
+
+cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
+    """MTD(f): a sequence of null-window searches closing in on the exact value."""
+    cdef int lower = 0, upper = 120, g = guess, b
+    while lower < upper:
+        b = g + 1 if g == lower else g
+        g = search(ctx, p, b - 1, b)
+        if g < b:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+cdef class Core:
+    """Owns a transposition table and one root position (seat 0 = declarer)."""
+
+    def __cinit__(self, int tt_mb=64):
+        cdef size_t want
+        if tt_mb < 1:
+            raise ValueError(f"table size must be at least 1 MiB, not {tt_mb}")
+        want = (<size_t>tt_mb * 1024 * 1024) // sizeof(TTEntry)
+        self.n_entries = 2
+        while self.n_entries * 2 <= want:
+            self.n_entries *= 2
+        self.ctx.tt = <TTEntry*>calloc(self.n_entries, sizeof(TTEntry))
+        if self.ctx.tt == NULL:
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
+        self.ctx.tt_mask = self.n_entries - 1
+        self.ctx.gen = 0
+        self.ctx.nodes = 0
+        memset(&self.root, 0, sizeof(Pos))
+
+    def __dealloc__(self):
+        free(self.ctx.tt)
+
+    @property
+    def table_entries(self) -> int:
+        return self.n_entries
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the position was set."""
+        return self.ctx.nodes
+
+    def set_position(self, hands, int leader, trick, int points, bint has_trick, int bonus):
+        """Set the root and start a new table generation (old entries count as empty)."""
+        cdef int s, c
+        cdef Pos p
+        memset(&p, 0, sizeof(Pos))
+        if len(hands) != 4 or not 0 <= leader < 4 or len(trick) > 3:
+            raise ValueError("bad position")
+        for s in range(4):
+            p.hands[s] = <uint64_t>hands[s]
+            for c in range(NCARDS):
+                if (p.hands[s] >> c) & 1:
+                    p.hash ^= ZOB[s][c]
+                    p.rem_pts += POINTS[c]
+        p.leader = leader
+        p.pts = points
+        p.has_trick = has_trick
+        for c in trick:
+            p.trick[p.ncards] = c
+            p.trickmask |= (<uint64_t>1) << c
+            p.trick_pts += POINTS[c]
+            p.ncards += 1
+        self.root = p
+        self.ctx.bonus = bonus
+        self.ctx.gen += 1
+        if self.ctx.gen == 0:   # wrapped: really clear
+            memset(self.ctx.tt, 0, self.n_entries * sizeof(TTEntry))
+            self.ctx.gen = 1
+        self.ctx.nodes = 0
+        memset(self.ctx.history, 0, sizeof(self.ctx.history))
+
+    @property
+    def to_move(self) -> int:
+        return (self.root.leader + self.root.ncards) & 3
+
+    def legal(self) -> int:
+        """Legal cards of the seat to move, as a bitboard."""
+        return legal_moves(&self.root, self.to_move)
+
+    def value(self, int guess=-1) -> int:
+        """Exact final declarer points of the root under best play."""
+        cdef int v
+        if guess < 0:
+            guess = self.root.pts + self.root.trick_pts // 2 + (self.root.rem_pts + self.ctx.bonus) // 2
+        with nogil:
+            v = mtdf(&self.ctx, &self.root, guess)
+        return v
+
+    def value_window(self, int alpha, int beta) -> int:
+        """Fail-soft alpha-beta value of the root within (alpha, beta)."""
+        cdef int v
+        with nogil:
+            v = search(&self.ctx, &self.root, alpha, beta)
+        return v
+
+    def card_values(self) -> list:
+        """``[(card, value)]`` for every legal card of the seat to move."""
+        cdef uint64_t moves = legal_moves(&self.root, self.to_move)
+        cdef Pos child
+        cdef int c, v, g = -1
+        out = []
+        while moves:
+            c = dd_ctz(moves)
+            moves &= moves - 1
+            child = self.root
+            play(&child, c)
+            if g < 0:
+                g = child.pts + (child.rem_pts + child.trick_pts + self.ctx.bonus) // 2
+            with nogil:
+                v = mtdf(&self.ctx, &child, g)
+            g = v
+            out.append((c, v))
+        return out
+
+    def line(self) -> list:
+        """A best line of play from the root to the end (cards in play order)."""
+        cdef Pos p = self.root
+        cdef Pos child
+        cdef int v, c, n, i, seat, w
+        cdef int moves[12]
+        out = []
+        with nogil:
+            v = mtdf(&self.ctx, &p, 60)
+        while p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]:
+            seat = (p.leader + p.ncards) & 3
+            n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), -1, moves)
+            for i in range(n):
+                child = p
+                play(&child, moves[i])
+                with nogil:
+                    if seat == 0:
+                        w = search(&self.ctx, &child, v - 1, v) >= v
+                    else:
+                        w = search(&self.ctx, &child, v, v + 1) <= v
+                if w:
+                    break
+            else:
+                raise RuntimeError("no card keeps the value: search inconsistency")
+            out.append(moves[i])
+            p = child
+        return out

@@ -1,0 +1,174 @@
+"""The public face of the exact open-card solver.
+
+>>> from dobbm_solver.solver import Solver
+>>> solver = Solver()                       # owns a 64 MiB transposition table
+>>> solution = solver.solve(deal)           # value of the position under best play
+>>> solver.solve_all_cards(deal)            # value after each legal card of the player to move
+>>> solver.analyse(deal)                    # value, card values and the best line
+
+Every value is the declarer's *final* points (0..120): points already taken,
+the Dobb's (Solo) or the lay-away's (Dobbm) points and the Match rule included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Mapping
+
+from .cards import Card, CardSet, scan_forward
+from .deal import Deal, PlayState, replay
+from .rules import Outcome, legal_lay_away, outcome, units
+
+try:
+    from . import _search
+except ImportError as exc:  # pragma: no cover - a broken install, not a code path
+    raise ImportError(
+        "dobbm_solver's compiled search core (_search) is missing: install the package with "
+        "'pip install .' so that the Cython core is built"
+    ) from exc
+
+DEFAULT_TT_MB = 64
+
+
+class SolveError(ValueError):
+    """A deal the solver cannot search (e.g. a Dobbm whose lay-away is not chosen)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of best play from a position.  Points are the declarer's."""
+
+    declarer: str
+    declarer_points: int
+    to_move: str | None
+    nodes: int
+    contract: str
+    doublings: int
+
+    @property
+    def defender_points(self) -> int:
+        return 120 - self.declarer_points
+
+    @property
+    def outcome(self) -> Outcome:
+        return outcome(self.declarer_points)
+
+    @property
+    def units(self) -> int:
+        """Units each defender pays the declarer (negative: the declarer pays each)."""
+        return units(self.declarer_points, self.contract, self.doublings)
+
+
+@dataclass(frozen=True)
+class Analysis(Solution):
+    """A solution with the value of every legal card and a best line to the end."""
+
+    cards: Mapping[Card, int] = None  # type: ignore[assignment]
+    line: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiscardResult:
+    """One lay-away of a Dobbm and the declarer's final points with it under best play."""
+
+    cards: CardSet
+    declarer_points: int
+    nodes: int
+
+
+class Solver:
+    """An exact solver with its own transposition table (``tt_mb`` MiB); reuse it."""
+
+    def __init__(self, tt_mb: int = DEFAULT_TT_MB) -> None:
+        if not isinstance(tt_mb, int) or tt_mb < 1:
+            raise SolveError(f"table size must be a whole number of MiB, at least 1, not {tt_mb!r}")
+        self.tt_mb = tt_mb
+        self._core = _search.Core(tt_mb)
+
+    # -- setting up the core -------------------------------------------------
+    def _load(self, deal: Deal, state: PlayState | None = None) -> tuple[PlayState, tuple[str, ...]]:
+        if deal.needs_discard:
+            raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
+        state = state or replay(deal, check=False)
+        active = deal.active_seats
+        d = active.index(deal.declarer)
+        order = tuple(active[(d + i) % 4] for i in range(4))   # relative seat 0 = declarer
+        hands = [deal.hands[s] for s in order]
+        self._core.set_position(hands, order.index(state.leader), list(state.trick),
+                                state.declarer_trick_points, state.declarer_tricks > 0,
+                                deal.bonus_points)
+        return state, order
+
+    def _final(self, deal: Deal, state: PlayState) -> int:
+        if state.declarer_tricks == 0:
+            return 0
+        return state.declarer_trick_points + deal.bonus_points
+
+    # -- the verbs -----------------------------------------------------------
+    def solve(self, deal: Deal) -> Solution:
+        """The declarer's final points under best play from the deal's position."""
+        state, _ = self._load(deal)
+        value = self._final(deal, state) if state.finished else self._core.value()
+        return Solution(deal.declarer, value, state.to_move, self._core.nodes,
+                        deal.contract, deal.doublings)
+
+    def solve_all_cards(self, deal: Deal) -> dict[Card, int]:
+        """Final declarer points after each legal card of the player to move."""
+        state, _ = self._load(deal)
+        if state.finished:
+            return {}
+        return dict(self._core.card_values())
+
+    def analyse(self, deal: Deal) -> Analysis:
+        """Value, every legal card's value and a best line to the end of the hand."""
+        state, _ = self._load(deal)
+        if state.finished:
+            return Analysis(deal.declarer, self._final(deal, state), None, 0, deal.contract,
+                            deal.doublings, {}, ())
+        cards = dict(self._core.card_values())
+        line = tuple(self._core.line())
+        value = max(cards.values()) if state.to_move == deal.declarer else min(cards.values())
+        return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
+                        deal.doublings, cards, line)
+
+    def study_discards(self, deal: Deal) -> list[DiscardResult]:
+        """Every legal lay-away of a Dobbm (declarer holding the 8 dealt cards), best first."""
+        if not deal.needs_discard:
+            raise SolveError("discard: the study needs a Dobbm with the Dobb not yet taken")
+        twelve = deal.hands[deal.declarer] | deal.dobb
+        results = []
+        for four in combinations(list(scan_forward(twelve)), 4):
+            discard = sum(1 << c for c in four)
+            if not legal_lay_away(discard):
+                continue
+            sol = self.solve(deal.with_discard(discard))
+            results.append(DiscardResult(discard, sol.declarer_points, sol.nodes))
+        results.sort(key=lambda r: -r.declarer_points)
+        return results
+
+
+_default: Solver | None = None
+
+
+def _solver() -> Solver:
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default
+
+
+def solve(deal: Deal) -> Solution:
+    return _solver().solve(deal)
+
+
+def solve_all_cards(deal: Deal) -> dict[Card, int]:
+    return _solver().solve_all_cards(deal)
+
+
+def analyse_play(deal: Deal) -> Analysis:
+    return _solver().analyse(deal)
+
+
+def study_discards(deal: Deal) -> list[DiscardResult]:
+    return _solver().study_discards(deal)
