@@ -4,7 +4,7 @@
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
 
 cdef struct TTEntry:
-    uint64_t key[4]     # the four hands; leader and trick flag packed in key[0] bits 40..42
+    uint64_t key[4]     # the four hands; leader and trick flag packed in key[0] bits 40..42; zero-point cards packed
     uint32_t gen        # search generation that wrote it (other generations are empty)
     int8_t lower        # bounds on the future points from this trick start
     int8_t upper
@@ -13,7 +13,6 @@ cdef struct TTEntry:
 
 cdef struct Pos:
     uint64_t hands[4]   # seat 0 is the declarer, then clockwise
-    uint64_t hash       # Zobrist hash of the hands
     uint64_t trickmask  # cards in the unfinished trick
     int trick[4]        # cards of the unfinished trick, in play order
     int leader

@@ -35,26 +35,16 @@ cdef int POINTS[36]
 cdef int SUIT[36]
 cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
-cdef uint64_t ZOB[4][36]
-cdef uint64_t ZOB_LEADER[4]
-cdef uint64_t ZOB_FLAG
+cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
+cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
 
 cdef int _rank_points[9]
 _rank_points[:] = [0, 0, 0, 0, 2, 3, 4, 10, 11]
 
 
-cdef uint64_t _splitmix(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef void _init_tables() noexcept:
-    global ZERO_MASK, ZOB_FLAG
-    cdef int c, s, p
-    cdef uint64_t seed = 20261130
+    global ZERO_MASK
+    cdef int c, s
     for s in range(4):
         SUITMASK[s] = (<uint64_t>0x1FF) << (9 * s)
     for c in range(NCARDS):
@@ -62,11 +52,22 @@ cdef void _init_tables() noexcept:
         SUIT[c] = c // 9
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
-    for p in range(4):
-        for c in range(NCARDS):
-            ZOB[p][c] = _splitmix(&seed)
-        ZOB_LEADER[p] = _splitmix(&seed)
-    ZOB_FLAG = _splitmix(&seed)
+    cdef int z, hz, b, k, out
+    for z in range(16):
+        k = 0
+        for b in range(4):
+            if (z >> b) & 1:
+                NTH[z][k] = b
+                k += 1
+        for hz in range(16):
+            out = 0
+            k = 0
+            for b in range(4):
+                if (z >> b) & 1:
+                    if (hz >> b) & 1:
+                        out |= 1 << k
+                    k += 1
+            COMPRESS[z][hz] = out
 
 _init_tables()
 
@@ -115,7 +116,6 @@ cdef inline void play(Pos* p, int card) noexcept nogil:
     cdef uint64_t bit = (<uint64_t>1) << card
     cdef int i, w
     p.hands[seat] &= ~bit
-    p.hash ^= ZOB[seat][card]
     p.rem_pts -= POINTS[card]
     p.trick_pts += POINTS[card]
     p.trickmask |= bit
@@ -157,38 +157,77 @@ cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
     return p.pts + (bonus if p.has_trick else 0)
 
 
+cdef inline int lead_score(const Pos* p, int seat, int c) noexcept nogil:
+    """Static promise of leading ``c``: sure winners first (trumps before plain suits), else low cards."""
+    cdef uint64_t opp, above, mine = p.hands[seat]
+    cdef int s = SUIT[c]
+    if seat == 0:
+        opp = p.hands[1] | p.hands[2] | p.hands[3]
+    else:
+        opp = p.hands[0]
+    above = opp & SUITMASK[s] & ~(((<uint64_t>2) << c) - 1)
+    if above == 0:
+        if s == TRUMP:
+            return 300 + POINTS[c]
+        if (opp & SUITMASK[s]) or not (opp & SUITMASK[TRUMP]):
+            return 200 + POINTS[c]
+        return 50 - POINTS[c]
+    return 100 - POINTS[c] * 2 - c % 9
+
+
+cdef inline uint64_t beaters(const Pos* p, int seat, int w) noexcept nogil:
+    """Cards ``seat`` may legally play to the unfinished trick that beat card ``w``."""
+    cdef uint64_t legal = legal_moves(p, seat)
+    cdef uint64_t above = ~(((<uint64_t>2) << w) - 1)
+    if SUIT[w] == TRUMP:
+        return legal & SUITMASK[TRUMP] & above
+    return (legal & SUITMASK[SUIT[w]] & above) | (legal & SUITMASK[TRUMP])
+
+
+cdef inline bint overtaken(const Pos* p, int seat, int w) noexcept nogil:
+    """Can an opponent of ``seat`` still to play in this trick beat card ``w``?"""
+    cdef int k, o
+    for k in range(p.ncards + 1, 4):
+        o = (p.leader + k) & 3
+        if (o == 0) != (seat == 0) and beaters(p, o, w):
+            return True
+    return False
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                             int ttbest, int* out) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many."""
     cdef int scores[12]
-    cdef int n = 0, i, j, c, sc, w, wseat
-    cdef bint my_side_wins
-    cdef int decl = seat == 0
+    cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
+    cdef bint mine = False, safe = False
     if p.ncards:
-        w = 0
         for i in range(1, p.ncards):
             if beats(p.trick[i], p.trick[w]):
                 w = i
         wseat = (p.leader + w) & 3
-        my_side_wins = (wseat == 0) == decl
         w = p.trick[w]
+        mine = (wseat == 0) == (seat == 0)
+        safe = mine and not overtaken(p, seat, w)
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
+        hist = ctx.history[seat][c]
+        if hist > 255:
+            hist = 255
         if c == ttbest:
-            sc = 1 << 20
+            sc = 1 << 24
         elif p.ncards == 0:
-            sc = ctx.history[seat][c]
+            sc = (lead_score(p, seat, c) << 8) + hist
+        elif safe:
+            # a partner takes the trick: smear points, keep winners
+            sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
-            if my_side_wins:
-                sc = -64 + POINTS[c]            # no need to take over from a partner
+            if not overtaken(p, seat, c):
+                sc = (3 << 20) + (POINTS[c] << 12) + hist      # win it for good, with points
             else:
-                sc = (1 << 16) + ctx.history[seat][c] + (POINTS[c] << 8 if p.ncards == 3 else -(c % 9))
+                sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
         else:
-            if my_side_wins:
-                sc = (POINTS[c] << 8) + ctx.history[seat][c]     # smear points on a partner's trick
-            else:
-                sc = -(POINTS[c] << 8) + ctx.history[seat][c]    # lose as little as possible
+            sc = (1 << 19) + hist - (0 if mine else POINTS[c] << 12)   # lose as little as possible
         # insertion sort, best first
         j = n
         while j > 0 and scores[j - 1] < sc:
@@ -201,19 +240,61 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     return n
 
 
-cdef inline TTEntry* tt_probe(Ctx* ctx, const Pos* p, uint64_t k0, uint64_t h) noexcept nogil:
+cdef inline uint64_t canonical_key(const Pos* p, uint64_t* key) noexcept nogil:
+    """Key of a trick start with each suit's zero-point cards packed to the lowest ranks.
+
+    The 6 7 8 9 of a suit rank below all its point cards and count nothing, so
+    only their order among the cards still held matters, not which were played.
+    Returns the hash of the key.
+    """
+    cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
+    cdef uint64_t hsh = 0
+    cdef int i, s, z
+    for i in range(4):
+        key[i] = p.hands[i] & ~ZERO_MASK
+    for s in range(4):
+        z = (present >> (9 * s)) & 0xF
+        if z:
+            for i in range(4):
+                key[i] |= (<uint64_t>COMPRESS[z][(p.hands[i] >> (9 * s)) & 0xF]) << (9 * s)
+    key[0] |= (<uint64_t>(p.leader | (p.has_trick << 2))) << 40
+    for i in range(4):
+        hsh = (hsh ^ key[i]) * <uint64_t>0x9E3779B97F4A7C15ULL
+        hsh ^= hsh >> 29
+    return hsh
+
+
+cdef inline int to_canonical(uint64_t present, int c) noexcept nogil:
+    cdef int r = c % 9
+    cdef int z
+    if r > 3:
+        return c
+    z = (present >> (c - r)) & 0xF
+    return c - r + dd_ctz(COMPRESS[z][1 << r])
+
+
+cdef inline int from_canonical(uint64_t present, int c) noexcept nogil:
+    cdef int r = c % 9
+    cdef int z
+    if c < 0 or r > 3:
+        return c
+    z = (present >> (c - r)) & 0xF
+    return c - r + NTH[z][r]
+
+
+cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcept nogil:
     cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
     cdef int i
     for i in range(2):
-        if (e[i].gen == ctx.gen and e[i].key[0] == k0 and e[i].key[1] == p.hands[1]
-                and e[i].key[2] == p.hands[2] and e[i].key[3] == p.hands[3]):
+        if (e[i].gen == ctx.gen and e[i].key[0] == key[0] and e[i].key[1] == key[1]
+                and e[i].key[2] == key[2] and e[i].key[3] == key[3]):
             return &e[i]
     return NULL
 
 
-cdef inline void tt_store(Ctx* ctx, const Pos* p, uint64_t k0, uint64_t h,
+cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
                           int lower, int upper, int best, int depth) noexcept nogil:
-    cdef TTEntry* e = tt_probe(ctx, p, k0, h)
+    cdef TTEntry* e = tt_probe(ctx, key, h)
     cdef TTEntry* b
     if e == NULL:
         b = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
@@ -226,10 +307,10 @@ cdef inline void tt_store(Ctx* ctx, const Pos* p, uint64_t k0, uint64_t h,
             e = &b[0]
         else:
             e = &b[1]
-        e.key[0] = k0
-        e.key[1] = p.hands[1]
-        e.key[2] = p.hands[2]
-        e.key[3] = p.hands[3]
+        e.key[0] = key[0]
+        e.key[1] = key[1]
+        e.key[2] = key[2]
+        e.key[3] = key[3]
         e.gen = ctx.gen
         e.lower = lower
         e.upper = upper
@@ -247,7 +328,8 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t k0 = 0, h = 0
+    cdef uint64_t h = 0, present = 0
+    cdef uint64_t key[4]
     cdef TTEntry* e = NULL
     cdef Pos child
     ctx.nodes += 1
@@ -266,9 +348,9 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         return hi
 
     if p.ncards == 0:
-        k0 = p.hands[0] | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 40)
-        h = p.hash ^ ZOB_LEADER[p.leader] ^ (ZOB_FLAG if p.has_trick else 0)
-        e = tt_probe(ctx, p, k0, h)
+        h = canonical_key(p, key)
+        present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
+        e = tt_probe(ctx, key, h)
         if e != NULL:
             lo = p.pts + e.lower
             hi = p.pts + e.upper
@@ -282,7 +364,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                 alpha = lo
             if hi < beta:
                 beta = hi
-            ttbest = e.best
+            ttbest = from_canonical(present, e.best)
     alpha0 = alpha
     beta0 = beta
 
@@ -319,11 +401,11 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     if p.ncards == 0:
         # bounds on the future points, relative to the window searched
         if best <= alpha0:
-            tt_store(ctx, p, k0, h, 0, best - p.pts, bestmove, depth)
+            tt_store(ctx, key, h, 0, best - p.pts, to_canonical(present, bestmove), depth)
         elif best >= beta0:
-            tt_store(ctx, p, k0, h, best - p.pts, 127, bestmove, depth)
+            tt_store(ctx, key, h, best - p.pts, 127, to_canonical(present, bestmove), depth)
         else:
-            tt_store(ctx, p, k0, h, best - p.pts, best - p.pts, bestmove, depth)
+            tt_store(ctx, key, h, best - p.pts, best - p.pts, to_canonical(present, bestmove), depth)
     return best
 
 
@@ -382,7 +464,6 @@ cdef class Core:
             p.hands[s] = <uint64_t>hands[s]
             for c in range(NCARDS):
                 if (p.hands[s] >> c) & 1:
-                    p.hash ^= ZOB[s][c]
                     p.rem_pts += POINTS[c]
         p.leader = leader
         p.pts = points

@@ -17,17 +17,19 @@ Grammar (spaces around ``|``, ``:`` and ``,`` are optional)::
               | "doublings" ":" NUMBER       Schwacher and Retour said (default 0)
               | "dealer" ":" SEAT
               | "me" ":" SEAT                (analyzer) whose view this is
-              | "bids" ":" SEAT BID { "," SEAT BID }   BID: pass | dobbm | solo
+              | "bids" ":" SEAT BID { "," SEAT BID }   (analyzer) BID: pass | dobbm | solo
               | "must" ":" ( yes | no )      (analyzer) a must round
-    hand      = cards | "-" | "out"          "-": no cards left; "out": the dealer who sits out
+    hand      = cards | "-" | "?" | "out"    "-": no cards left; "?": not known (analyzer only);
+                                             "out": the dealer who sits out
     cards     = CARD { " " CARD }
     trick     = CARD { " " CARD }
 
-Keywords are lower case on output and any case on input; no seat may be
-named like a keyword (case-insensitively), nor contain spaces, ``|``,
-``:`` or ``,``.  With five seats the dealer's own segment is ``SEAT: out``
-(``dealer: SEAT`` may be given too, and must agree).  Card text follows the
-rule book, aliases accepted on input.
+Keywords are written in lower case; no seat may be named like a keyword in
+any case (``Me: ...`` is an error, not a seat), nor contain spaces, ``|``,
+``:`` or ``,``.  Contract, cards and bids may be written in any case, cards
+with the aliases of the rule book.  Keyword segments may come in any order,
+also between seat segments.  With five seats the dealer's own segment is
+``SEAT: out`` (``dealer: SEAT`` may be given too, and must agree).
 
 :func:`format_deal_line` writes the canonical form: seat segments in seat
 order then ``dobb``, ``discard``, ``tricks``, ``doublings``, ``dealer``, each
@@ -39,6 +41,7 @@ The parse builds the same raw mapping as a YAML hand file and checks it with
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .cards import card_name, set_names
@@ -47,7 +50,7 @@ from .handfile import HandFileError, HandSpec, parse_spec, spec_to_deal
 
 KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must")
 _HEAD = "head"
-_SEATS = "seat segments"
+_SEATS = "seats"
 _BAD_SEAT_CHARS = "|:,"
 
 
@@ -55,7 +58,7 @@ class NotationError(ValueError):
     """A deal line that does not parse or does not describe a valid deal.
 
     ``segment`` names the offending segment: a seat, a keyword, ``head``
-    (contract and declarer) or ``seat segments`` (the hands as a whole).
+    (contract and declarer) or ``seats`` (the seat segments as a whole).
     """
 
     def __init__(self, segment: str, message: str) -> None:
@@ -81,8 +84,8 @@ def _check_seat(name: str, segment: str) -> None:
     if not name or any(ch.isspace() or ch in _BAD_SEAT_CHARS for ch in name) or name == "-":
         raise NotationError(segment, f"bad seat name {name!r} (no spaces and none of | : ,)")
     if name.lower() in KEYWORDS:
-        raise NotationError(segment, f"a seat may not be named {name!r}: it is a keyword "
-                                     f"({', '.join(KEYWORDS)})")
+        raise NotationError(segment, f"{name!r} is a keyword (written in lower case) and "
+                                     f"cannot name a seat; keywords: {', '.join(KEYWORDS)}")
 
 
 def _line_to_raw(text: str) -> dict[str, Any]:
@@ -99,13 +102,16 @@ def _line_to_raw(text: str) -> dict[str, Any]:
     for n, seg in enumerate(segments, 2):
         name, colon, value = seg.partition(":")
         name, value = name.strip(), value.strip()
+        if not seg:
+            raise NotationError(f"#{n}", "empty segment (a stray | ?)")
         if not colon or not name:
-            raise NotationError(seg or f"#{n}", "must be NAME: VALUE (segments are separated by |)")
-        kw = name.lower()
-        if kw in KEYWORDS:
-            if kw in raw:
-                raise NotationError(kw, "given twice")
-            raw[kw] = _keyword_value(kw, value)
+            raise NotationError(seg, "must be NAME: VALUE (segments are separated by |)")
+        if ":" in value:
+            raise NotationError(name, f"a second ':' in {value!r} (a | missing?)")
+        if name in KEYWORDS:
+            if name in raw:
+                raise NotationError(name, "given twice")
+            raw[name] = _keyword_value(name, value)
             continue
         _check_seat(name, name)
         if name in seats:
@@ -113,7 +119,7 @@ def _line_to_raw(text: str) -> dict[str, Any]:
         seats.append(name)
         if value.lower() == "out":
             out.append(name)
-        else:
+        elif value != "?":
             raw["hands"][name] = "" if value == "-" else value
     if not seats:
         raise NotationError(_SEATS, "no seat segments (like 'Anna: HA H10 ...')")
@@ -153,13 +159,18 @@ def _keyword_value(kw: str, value: str) -> Any:
     return value  # dealer, me: a seat name
 
 
+def _translate(e: HandFileError) -> NotationError:
+    """A hand-file error in the words of the notation: ``hands.Anna`` is segment ``Anna``."""
+    return NotationError(_segment_of(e.key), re.sub(r"\bhands\.(\S+)", r"\1's hand", e.message))
+
+
 def parse_spec_line(text: str) -> HandSpec:
     """The :class:`HandSpec` of a deal line (hands may be partial, for the analyzer)."""
     raw = _line_to_raw(text)
     try:
         return parse_spec(raw, "<line>")
     except HandFileError as e:
-        raise NotationError(_segment_of(e.key), e.message) from None
+        raise _translate(e) from None
 
 
 def parse_deal_line(text: str) -> Deal:
@@ -168,7 +179,7 @@ def parse_deal_line(text: str) -> Deal:
     try:
         return spec_to_deal(spec)
     except HandFileError as e:
-        raise NotationError(_segment_of(e.key), e.message) from None
+        raise _translate(e) from None
 
 
 def format_deal_line(deal: Deal) -> str:

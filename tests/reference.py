@@ -75,11 +75,11 @@ def ref_legal(hand: Iterable[int], trick: Sequence[int]) -> list[int]:
     hand = sorted(hand)
     if not trick:
         return hand                                  # the leader plays anything
-    led = suit_of(trick[0])
-    same = [c for c in hand if suit_of(c) == led]
+    led = _SUIT[trick[0]]
+    same = [c for c in hand if _SUIT[c] == led]
     if same:
         return same                                  # follow suit if able
-    trumps = [c for c in hand if suit_of(c) == TRUMP_SUIT]
+    trumps = [c for c in hand if _SUIT[c] == TRUMP_SUIT]
     if trumps:
         return trumps                                # else trump if able (any trump)
     return hand                                      # else anything
@@ -87,12 +87,12 @@ def ref_legal(hand: Iterable[int], trick: Sequence[int]) -> list[int]:
 
 def ref_winner(trick: Sequence[int]) -> int:
     """Index in play order of the card that wins a complete trick."""
-    trumps = [i for i, c in enumerate(trick) if suit_of(c) == TRUMP_SUIT]
-    if trumps:
-        return max(trumps, key=lambda i: strength(trick[i]))
-    led = suit_of(trick[0])
-    return max((i for i, c in enumerate(trick) if suit_of(c) == led),
-               key=lambda i: strength(trick[i]))
+    trumps = [i for i, c in enumerate(trick) if _SUIT[c] == TRUMP_SUIT]
+    if trumps:                                       # the highest trump wins
+        return max(trumps, key=lambda i: _STRENGTH[trick[i]])
+    led = _SUIT[trick[0]]                            # else the highest of the suit led
+    return max((i for i, c in enumerate(trick) if _SUIT[c] == led),
+               key=lambda i: _STRENGTH[trick[i]])
 
 
 # --- state ------------------------------------------------------------------
@@ -189,23 +189,41 @@ def ref_state(deal: Deal) -> State:
 
 
 # --- minimax ----------------------------------------------------------------
-def _value(st: State, memo: dict) -> int:
-    if st.finished:
-        return ref_final_points(st)
-    key = (st.hands, st.trick, st.leader, st.taken, st.dtricks, st.ftricks)
-    if key in memo:
-        return memo[key]
-    p = st.to_move
-    vals = [_value(_play(st, c), memo) for c in ref_legal(st.hands[p], st.trick)]
-    v = max(vals) if p == st.declarer else min(vals)
-    memo[key] = v
-    return v
+def _minimax(decl: int, bonus: int):
+    """The value function for one deal: declarer ``decl`` maximises, others minimise."""
+    memo: dict = {}
+
+    def value(hands: tuple, trick: tuple, leader: int, taken: int, dtr: int, ftr: int) -> int:
+        if len(trick) == 4:                                  # the trick is complete
+            w = (leader + ref_winner(trick)) % 4             # its winner leads next
+            if w == decl:
+                return value(hands, (), w, taken + points(trick), dtr + 1, ftr)
+            return value(hands, (), w, taken, dtr, ftr + 1)
+        if not trick and not any(hands):                     # all 8 tricks played
+            return ref_final_points(State((), decl, hands, trick, leader, taken, dtr, ftr, bonus))
+        key = (hands, trick, leader, taken, dtr, ftr)
+        if key in memo:
+            return memo[key]
+        p = (leader + len(trick)) % 4
+        vals = []
+        for c in ref_legal(hands[p], trick):
+            rest = hands[:p] + (tuple(x for x in hands[p] if x != c),) + hands[p + 1:]
+            vals.append(value(rest, trick + (c,), leader, taken, dtr, ftr))
+        v = max(vals) if p == decl else min(vals)
+        memo[key] = v
+        return v
+
+    return value
+
+
+def _state_value(st: State, value) -> int:
+    return value(st.hands, st.trick, st.leader, st.taken, st.dtricks, st.ftricks)
 
 
 def ref_value(deal: Deal) -> int:
     """Declarer's final points 0..120 under double-dummy best play from ``deal``."""
     st = ref_state(deal)
-    return _value(st, {})
+    return _state_value(st, _minimax(st.declarer, st.bonus))
 
 
 def ref_card_values(deal: Deal) -> dict[int, int]:
@@ -213,9 +231,9 @@ def ref_card_values(deal: Deal) -> dict[int, int]:
     st = ref_state(deal)
     if st.finished:
         return {}
-    memo: dict = {}
+    value = _minimax(st.declarer, st.bonus)
     p = st.to_move
-    return {c: _value(_play(st, c), memo) for c in ref_legal(st.hands[p], st.trick)}
+    return {c: _state_value(_play(st, c), value) for c in ref_legal(st.hands[p], st.trick)}
 
 
 def _as_card(c) -> int:

@@ -1,0 +1,120 @@
+"""Solver benchmarks over the fixed deal sets (run: ``pytest benchmarks --benchmark-only``).
+
+Each benchmark's timed round covers the whole set (120 deals, or 30 for the
+lay-away study) with one reused ``Solver(tt_mb=64)``.  Before the timed rounds
+an untimed pre-pass solves every deal once with ``time.perf_counter`` around
+each call; its per-deal figures (median/mean/max ms, node counts) go into
+``benchmark.extra_info`` so the per-deal cost can be read next to the
+per-round time pytest-benchmark reports.  The timed rounds must reproduce the
+pre-pass values exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Callable, Sequence
+
+
+def rounds(name: str, default: int) -> int:
+    """Timed rounds: ``DOBBM_BENCH_ROUNDS`` (default 3), ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1)."""
+    return max(1, int(os.environ.get(name, default)))
+
+
+def _nodes_of(solver, result) -> int | None:
+    """Nodes searched by the last call: from the result, else from the solver."""
+    n = getattr(result, "nodes", None)
+    if n is None:
+        n = getattr(solver, "last_nodes", None)
+    if n is None:
+        core = getattr(solver, "_core", None)
+        n = getattr(core, "nodes", None)
+    return int(n) if n is not None else None
+
+
+def _prepass(solver, deals: Sequence, call: Callable) -> tuple[list, list[float], list[int | None]]:
+    values, times, nodes = [], [], []
+    for deal in deals:
+        t0 = time.perf_counter()
+        result = call(deal)
+        times.append(time.perf_counter() - t0)
+        values.append(result)
+        nodes.append(_nodes_of(solver, result))
+    return values, times, nodes
+
+
+def _stats(times: list[float], nodes: list[int | None], deals: Sequence) -> dict:
+    ms = [t * 1000 for t in times]
+    info = {
+        "deals": len(deals),
+        "per_deal_ms_median": round(statistics.median(ms), 3),
+        "per_deal_ms_mean": round(statistics.fmean(ms), 3),
+        "per_deal_ms_max": round(max(ms), 3),
+        "per_deal_ms_min": round(min(ms), 3),
+        "prepass_total_s": round(sum(times), 3),
+    }
+    for contract in ("solo", "dobbm"):
+        sel = [m for m, d in zip(ms, deals) if d.contract == contract]
+        if sel:
+            info[f"{contract}_deals"] = len(sel)
+            info[f"{contract}_per_deal_ms_median"] = round(statistics.median(sel), 3)
+    if all(n is not None for n in nodes):
+        info["nodes_total"] = sum(nodes)
+        info["nodes_median"] = int(statistics.median(nodes))
+        info["nodes_max"] = max(nodes)
+        info["nodes_per_s"] = int(sum(nodes) / sum(times)) if sum(times) else None
+    return info
+
+
+def _run_all(call: Callable, deals: Sequence) -> list:
+    return [call(deal) for deal in deals]
+
+
+def test_solve_value_120(benchmark, solver, bench_deals):
+    """(a) Value only, from the opening lead, of each of the 120 deals."""
+    solutions, times, nodes = _prepass(solver, bench_deals, solver.solve)
+    values = [s.declarer_points for s in solutions]
+    assert all(0 <= v <= 120 for v in values)
+    benchmark.extra_info.update(_stats(times, nodes, bench_deals))
+    benchmark.extra_info["value_sum"] = sum(values)
+    benchmark.extra_info["declarer_wins"] = sum(v >= 61 for v in values)
+
+    got = benchmark.pedantic(_run_all, args=(solver.solve, bench_deals),
+                             rounds=rounds("DOBBM_BENCH_ROUNDS", 3), iterations=1)
+    assert [s.declarer_points for s in got] == values
+
+
+def test_solve_all_cards_120(benchmark, solver, bench_deals):
+    """(b) The value of every legal opening lead of each of the 120 deals."""
+    card_values, times, nodes = _prepass(solver, bench_deals, solver.solve_all_cards)
+    for deal, cv in zip(bench_deals, card_values):
+        assert cv and all(0 <= v <= 120 for v in cv.values())
+        assert all((deal.hands[deal.declarer] >> c) & 1 for c in cv)   # the declarer leads
+    benchmark.extra_info.update(_stats(times, nodes, bench_deals))
+    benchmark.extra_info["value_sum"] = sum(max(cv.values()) for cv in card_values)
+    benchmark.extra_info["cards_valued"] = sum(len(cv) for cv in card_values)
+
+    got = benchmark.pedantic(_run_all, args=(solver.solve_all_cards, bench_deals),
+                             rounds=rounds("DOBBM_BENCH_ROUNDS", 3), iterations=1)
+    assert got == card_values
+
+
+def test_study_discards_30(benchmark, solver, discard_deals):
+    """(c) Every legal lay-away of each of the 30 Dobbm deals, solved and ranked."""
+    studies, times, _ = _prepass(solver, discard_deals, solver.study_discards)
+    nodes = [sum(r.nodes for r in study) if all(getattr(r, "nodes", None) is not None
+                                                 for r in study) else None
+             for study in studies]
+    best = [study[0].declarer_points for study in studies]
+    for study in studies:
+        assert study and all(a.declarer_points >= b.declarer_points for a, b in zip(study, study[1:]))
+    info = _stats(times, nodes, discard_deals)
+    info["lay_aways_solved"] = sum(len(study) for study in studies)
+    info["per_lay_away_ms_mean"] = round(1000 * sum(times) / info["lay_aways_solved"], 3)
+    info["best_value_sum"] = sum(best)
+    benchmark.extra_info.update(info)
+
+    got = benchmark.pedantic(_run_all, args=(solver.study_discards, discard_deals),
+                             rounds=rounds("DOBBM_BENCH_DISCARD_ROUNDS", 1), iterations=1)
+    assert [study[0].declarer_points for study in got] == best

@@ -1,0 +1,241 @@
+"""Table heuristics: hand strength, heuristic lay-away, random deals, benchmark files."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from itertools import combinations
+from math import comb
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from dobbm_solver.cards import (
+    BB_ALL, BB_PLAIN_SAUS, BB_SUITS, BB_TRUMPS, NUM_CARDS, cardset, parse_cards,
+    popcount, scan_forward, set_names,
+)
+from dobbm_solver.deal import Deal, validate
+from dobbm_solver.heuristics import (
+    SOLO_THRESHOLD, deal_cards, discard_score, hand_strength, heuristic_discard,
+    legal_discards, random_deal,
+)
+from dobbm_solver.rules import lay_away_error
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cs(text: str) -> int:
+    return cardset(parse_cards(text))
+
+
+hands12 = st.lists(st.integers(0, NUM_CARDS - 1), min_size=12, max_size=12, unique=True).map(cardset)
+
+
+# --- hand_strength -----------------------------------------------------------
+def test_strength_top_trumps_beat_no_trumps():
+    six_top = cs("HA H10 HK HO HU H9 E6 L6")
+    no_trumps = cs("E9 E8 E7 L9 L8 L7 S9 S8")
+    assert hand_strength(six_top) > hand_strength(no_trumps)
+    assert hand_strength(no_trumps) == 0.0
+    assert hand_strength(six_top) >= SOLO_THRESHOLD
+
+
+def test_strength_orders_obvious_cases():
+    # higher trumps beat lower ones, card for card
+    assert hand_strength(cs("HA H10 HK E9 E8 L9 L8 S9")) > hand_strength(cs("H8 H7 H6 E9 E8 L9 L8 S9"))
+    # a Sau beats a small card of the same suit
+    assert hand_strength(cs("HK H9 EA E8 L9 L8 S9 S8")) > hand_strength(cs("HK H9 E9 E8 L9 L8 S9 S8"))
+    # a fourth trump beats a small plain card
+    assert hand_strength(cs("HO HU H9 H8 E9 L9 L8 S9")) > hand_strength(cs("HO HU H9 E8 E9 L9 L8 S9"))
+    # a guarded 10 beats a bare one
+    assert hand_strength(cs("H9 E10 E7 L9 L8 S9 S8 S7")) > hand_strength(cs("H9 E10 L7 L9 L8 S9 S8 S7"))
+
+
+@given(hands12, st.data())
+def test_strength_rises_when_a_small_plain_card_becomes_a_heart(h12, data):
+    hand = sum(1 << c for c in list(scan_forward(h12))[:8])
+    small_plain = [c for c in scan_forward(hand & ~BB_TRUMPS) if c % 9 <= 3]
+    free_hearts = [c for c in scan_forward(BB_TRUMPS & ~hand)]
+    if not small_plain or not free_hearts:
+        return
+    out = data.draw(st.sampled_from(small_plain))
+    into = data.draw(st.sampled_from(free_hearts))
+    assert hand_strength(hand & ~(1 << out) | (1 << into)) > hand_strength(hand)
+
+
+# --- legal_discards ----------------------------------------------------------
+def _expected_legal_count(hand12: int) -> int:
+    cards = list(scan_forward(hand12))
+    return sum(1 for c in combinations(cards, 4) if lay_away_error(cardset(c)) is None)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("E6 E7 E8 E9 L6 L7 L8 L9 S6 S7 S8 S9", 495),     # no Saus: everything goes
+    # three plain Saus, one heart: 495 minus sets with more Saus than hearts.
+    # Saus>hearts: 1 Sau 0 hearts: 3*C(8,3)=168; 2 Saus 0-1 hearts: 3*(C(8,2)+C(8,1)) = 108;
+    # 3 Saus: 1*(C(9,1)) = 9 (with or without the heart, 3 > 1)
+    ("EA LA SA H6 E6 E7 E8 L6 L7 L8 S6 S7", 495 - 168 - 108 - 9),
+])
+def test_legal_discards_count(text, expected):
+    h = cs(text)
+    ds = legal_discards(h)
+    assert len(ds) == expected == _expected_legal_count(h)
+
+
+@given(hands12)
+@settings(max_examples=60, deadline=None)
+def test_legal_discards_complete_and_legal(h12):
+    ds = legal_discards(h12)
+    assert len(ds) == len(set(ds)) == _expected_legal_count(h12)
+    n_plain_saus = popcount(h12 & BB_PLAIN_SAUS)
+    if n_plain_saus == 0:
+        assert len(ds) == comb(12, 4)
+    for d in ds:
+        assert popcount(d) == 4 and d & ~h12 == 0
+        assert lay_away_error(d) is None
+    assert ds == legal_discards(h12)   # deterministic order
+
+
+# --- heuristic_discard -------------------------------------------------------
+@given(hands12)
+@settings(max_examples=200, deadline=None)
+def test_heuristic_discard_always_legal(h12):
+    d = heuristic_discard(h12)
+    assert popcount(d) == 4
+    assert d & ~h12 == 0
+    assert lay_away_error(d) is None
+    assert heuristic_discard(h12) == d
+    assert discard_score(h12, d) == max(discard_score(h12, x) for x in legal_discards(h12))
+
+
+def test_heuristic_discard_needs_twelve_cards():
+    with pytest.raises(ValueError):
+        heuristic_discard(cs("HA H10 HK HO HU H9 E6 L6"))
+
+
+def test_heuristic_discard_keeps_trumps_and_saus_and_voids_short_suits():
+    h = cs("HA H10 HK HO HU EA E9 LA L7 L6 S10 S7")
+    d = heuristic_discard(h)
+    kept = h & ~d
+    assert kept & BB_TRUMPS == h & BB_TRUMPS           # every trump kept
+    assert kept & BB_PLAIN_SAUS == h & BB_PLAIN_SAUS    # every Sau kept
+    assert kept & BB_SUITS[3] == 0                      # bells voided, S10 banked
+    assert d & cs("S10")
+
+
+def test_heuristic_discard_banks_an_unguarded_ten():
+    # E10 bare (no EA) is likely lost to the Sau: lay it away where it counts for the declarer
+    h = cs("HA HK HO H9 H8 E10 LA LK L9 SA S9 S8")
+    d = heuristic_discard(h)
+    assert d & cs("E10")
+    assert h & BB_TRUMPS & ~d == h & BB_TRUMPS
+
+
+def test_heuristic_discard_sau_needs_a_heart():
+    # only Saus and small cards: the best lay-away may not contain a Sau without a heart
+    h = cs("EA E6 E7 LA L6 L7 SA S6 S7 H6 H7 H8")
+    d = heuristic_discard(h)
+    assert popcount(d & BB_PLAIN_SAUS) <= popcount(d & BB_TRUMPS)
+
+
+# --- random deals --------------------------------------------------------------
+def test_deal_cards_packets_of_four():
+    hands, dobb = deal_cards(list(range(36)))
+    assert hands[0] == cardset([0, 1, 2, 3, 16, 17, 18, 19])
+    assert dobb == cardset([32, 33, 34, 35])
+    assert sum(hands) + dobb == BB_ALL
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_deal_reproducible_and_valid(seed):
+    a = random_deal(random.Random(seed))
+    b = random_deal(random.Random(seed))
+    assert a == b
+    state = validate(a)
+    assert state.to_move == a.declarer and not a.tricks
+    assert a.contract in ("dobbm", "solo")
+    if a.contract == "dobbm":
+        assert a.discard is not None and lay_away_error(a.discard) is None
+        dealt = (a.hands[a.declarer] | a.discard) & ~a.dobb
+        assert a.discard == heuristic_discard(dealt | a.dobb)
+    else:
+        assert a.discard is None
+        dealt = a.hands[a.declarer]
+        assert hand_strength(dealt) >= SOLO_THRESHOLD
+    # the declarer holds the strongest dealt hand
+    for s in a.defenders:
+        assert hand_strength(a.hands[s]) <= hand_strength(dealt)
+
+
+def test_random_deal_contract_and_lay_away_options():
+    rng = random.Random(3)
+    d = random_deal(rng, ("N", "E", "S", "W"), contract="dobbm", lay_away=False)
+    assert d.needs_discard and d.seats == ("N", "E", "S", "W")
+    validate(d)
+    assert popcount(d.hands[d.declarer]) == 8
+    s = random_deal(random.Random(3), contract="solo")
+    assert s.contract == "solo" and s.discard is None
+    validate(s)
+    with pytest.raises(ValueError):
+        random_deal(random.Random(3), contract="grand")
+
+
+def test_random_deal_solo_share():
+    rng = random.Random(2024)
+    deals = [random_deal(rng) for _ in range(400)]
+    share = sum(d.contract == "solo" for d in deals) / len(deals)
+    assert 0.25 <= share <= 0.40
+
+
+# --- benchmark files -------------------------------------------------------------
+def _load_make_hands():
+    path = ROOT / "benchmarks" / "make_hands.py"
+    spec = importlib.util.spec_from_file_location("dobbm_make_hands", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def make_hands():
+    return _load_make_hands()
+
+
+def test_benchmark_files_regenerate_identically(make_hands):
+    for path, text in make_hands.outputs().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name}: rerun benchmarks/make_hands.py"
+
+
+def _to_deal(doc: dict) -> Deal:
+    return Deal(
+        seats=tuple(doc["seats"]), declarer=doc["declarer"], contract=doc["contract"],
+        hands={s: cs(t) for s, t in doc["hands"].items()}, dobb=cs(doc["dobb"]),
+        discard=cs(doc["discard"]) if "discard" in doc else None,
+    )
+
+
+def test_benchmark_file_content(make_hands):
+    docs = list(yaml.safe_load_all((ROOT / "hands" / "benchmark.yaml").read_text(encoding="utf-8")))
+    assert len(docs) == 120
+    deals = [_to_deal(d) for d in docs]
+    assert deals == make_hands.benchmark_deals()
+    for doc, d in zip(docs, deals):
+        validate(d)
+        assert ("discard" in doc) == (d.contract == "dobbm")
+        for seat, text in doc["hands"].items():
+            assert text == " ".join(set_names(d.hands[seat]))   # canonical, trumps first
+    solos = sum(d.contract == "solo" for d in deals)
+    assert 0.25 * 120 <= solos <= 0.40 * 120
+
+
+def test_discard_benchmark_file_content(make_hands):
+    docs = list(yaml.safe_load_all((ROOT / "hands" / "benchmark_discard.yaml").read_text(encoding="utf-8")))
+    assert len(docs) == 30
+    deals = [_to_deal(d) for d in docs]
+    assert deals == make_hands.discard_deals()
+    for doc, d in zip(docs, deals):
+        assert "discard" not in doc and d.contract == "dobbm" and d.needs_discard
+        validate(d)
+        assert popcount(d.hands[d.declarer]) == 8

@@ -1,0 +1,241 @@
+"""Tests of dobbm_solver.notation: the one-line deal notation."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dobbm_solver.cards import cardset, legal_cards, parse_cards, scan_forward, trick_winner
+from dobbm_solver.deal import Deal, validate
+from dobbm_solver.handfile import load_hand_file, parse_deal_text
+from dobbm_solver.notation import (
+    KEYWORDS, NotationError, format_deal_line, parse_deal_line, parse_spec_line,
+)
+from dobbm_solver.rules import CONTRACTS, legal_lay_away
+
+REPO = Path(__file__).resolve().parents[1]
+ORACLE = REPO.parent / "shared" / "oracle" / "positions.json"
+
+LINE = ("dobbm Bert | Anna: EK L10 L6 L7 L9 LA LU SO | Bert: E6 E7 EA H6 H8 HA S7 SA"
+        " | Cora: EU H10 H7 HO LK LO S8 SK | Dave: E8 E9 H9 HK HU L8 S10 SU"
+        " | dobb: EO E6 E10 S7 | discard: E10 EO S6 S9")
+CANONICAL = ("dobbm Bert | Anna: EK LA L10 LU L9 L7 L6 SO | Bert: HA H8 H6 EA E7 E6 SA S7"
+             " | Cora: H10 HO H7 EU LK LO SK S8 | Dave: HK HU H9 E9 E8 L8 S10 SU"
+             " | dobb: E10 EO E6 S7 | discard: E10 EO S9 S6")
+
+
+def random_deal(rng: random.Random) -> Deal:
+    """A random valid deal: shuffled cards, random lay-away, random legal play."""
+    cards = list(range(36))
+    rng.shuffle(cards)
+    five = rng.random() < 0.3
+    seats = rng.sample(["Anna", "Bert", "Cora", "Dave", "Eve", "Jörg", "p1", "o'Neil"], 5 if five else 4)
+    dealer = rng.choice(seats) if five or rng.random() < 0.5 else None
+    active = [s for s in seats if not (five and s == dealer)]
+    hands = {s: cardset(cards[8 * i: 8 * i + 8]) for i, s in enumerate(active)}
+    dobb = cardset(cards[32:])
+    declarer = rng.choice(active)
+    contract = rng.choice(CONTRACTS)
+    doublings = rng.choice([0, 0, 1, 2, 5])
+    if contract == "dobbm" and rng.random() < 0.2:
+        deal = Deal(tuple(seats), declarer, contract, hands, dobb, None, (), doublings, dealer)
+        validate(deal)
+        return deal
+    discard = None
+    if contract == "dobbm":
+        twelve = list(scan_forward(hands[declarer] | dobb))
+        while not legal_lay_away(discard := cardset(rng.sample(twelve, 4))):
+            pass
+        hands[declarer] = (hands[declarer] | dobb) & ~discard
+    tricks: list[tuple[int, ...]] = []
+    trick: list[int] = []
+    leader = declarer
+    for _ in range(rng.randint(0, 32)):
+        seat = active[(active.index(leader) + len(trick)) % 4]
+        card = rng.choice(list(scan_forward(legal_cards(hands[seat], trick[0] if trick else None))))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        if len(trick) == 4:
+            leader = active[(active.index(leader) + trick_winner(trick)) % 4]
+            tricks.append(tuple(trick))
+            trick = []
+    if trick:
+        tricks.append(tuple(trick))
+    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tuple(tricks), doublings, dealer)
+    validate(deal)
+    return deal
+
+
+def error_of(line: str) -> NotationError:
+    with pytest.raises(NotationError) as info:
+        parse_deal_line(line)
+    return info.value
+
+
+# --------------------------------------------------------------------------
+# good input
+
+
+def test_parse_and_canonical_form() -> None:
+    deal = parse_deal_line(LINE)
+    assert deal.seats == ("Anna", "Bert", "Cora", "Dave")
+    assert deal.declarer == "Bert" and deal.contract == "dobbm"
+    assert deal.hands["Bert"] == cardset(parse_cards("HA H8 H6 EA E7 E6 SA S7"))
+    assert format_deal_line(deal) == CANONICAL
+    assert parse_deal_line(CANONICAL) == deal
+
+
+def test_lenient_input() -> None:
+    loose = LINE.replace("dobbm Bert", "  DOBBM   Bert").replace(" | ", "|").replace("dobb:", "dobb :")
+    loose = loose.replace("EK L10", "ek gz")
+    assert parse_deal_line(loose) == parse_deal_line(LINE)
+
+
+@pytest.mark.parametrize("name", ["example.yaml", "midplay.yaml", "discard_study.yaml", "five_players.yaml"])
+def test_example_files_round_trip(name: str) -> None:
+    [deal] = load_hand_file(REPO / "hands" / name)
+    line = format_deal_line(deal)
+    assert "\n" not in line
+    assert parse_deal_line(line) == deal
+
+
+def test_five_seats_dealer_is_out() -> None:
+    [deal] = load_hand_file(REPO / "hands" / "five_players.yaml")
+    line = format_deal_line(deal)
+    assert "Eve: out" in line and "dealer:" not in line
+    # the dealer may also be given by keyword, with an empty hand
+    alt = line.replace("Eve: out", "Eve: -") + " | dealer: Eve"
+    assert parse_deal_line(alt) == deal
+
+
+def test_four_seat_dealer_keyword() -> None:
+    [deal] = load_hand_file(REPO / "hands" / "example.yaml")
+    assert format_deal_line(deal).endswith(" | dealer: Anna")
+
+
+def test_midplay_tricks() -> None:
+    [deal] = load_hand_file(REPO / "hands" / "midplay.yaml")
+    line = format_deal_line(deal)
+    assert "| tricks: HA H6 E7 E8, HK H9 E9 E6, SA S6 SO S8, SK S10" in line
+
+
+def test_empty_hands_after_the_last_trick() -> None:
+    rng = random.Random(3)
+    while True:
+        deal = random_deal(rng)
+        if len(deal.tricks) == 8 and len(deal.tricks[-1]) == 4:
+            break
+    line = format_deal_line(deal)
+    assert ": - |" in line
+    assert parse_deal_line(line) == deal
+
+
+def test_partial_spec_for_the_analyzer() -> None:
+    spec = parse_spec_line("dobbm Bert | Anna: ? | Bert: HA HK | Cora: ? | Dave: ?"
+                           " | me: Bert | bids: Anna pass, Bert Dobbm | must: yes")
+    assert spec.seats == ("Anna", "Bert", "Cora", "Dave")
+    assert list(spec.hands) == ["Bert"] and spec.me == "Bert" and spec.must is True
+    assert spec.bids == (("Anna", "pass"), ("Bert", "dobbm"))
+
+
+def test_analyzer_keys_are_dropped_by_parse_deal_line() -> None:
+    assert parse_deal_line(LINE + " | me: Anna | must: no") == parse_deal_line(LINE)
+
+
+# --------------------------------------------------------------------------
+# round trips
+
+
+def test_round_trip_oracle() -> None:
+    if not ORACLE.exists():
+        pytest.skip(f"{ORACLE} not found")
+    import yaml
+    for n, pos in enumerate(json.loads(ORACLE.read_text())):
+        raw = {k: v for k, v in pos.items() if k not in ("declarer_points", "cards")}
+        [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
+        line = format_deal_line(deal)
+        assert parse_deal_line(line) == deal, n
+        assert format_deal_line(parse_deal_line(line)) == line, n
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_round_trip_random(seed: int) -> None:
+    deal = random_deal(random.Random(seed))
+    line = format_deal_line(deal)
+    assert parse_deal_line(line) == deal
+    assert format_deal_line(parse_deal_line(line)) == line
+
+
+# --------------------------------------------------------------------------
+# bad input: each error names its segment
+
+
+@pytest.mark.parametrize("line, segment, words", [
+    ("", "line", "empty"),
+    (LINE.replace("dobbm Bert", "dobbm"), "head", "CONTRACT DECLARER"),
+    (LINE.replace("dobbm Bert", "bettel Bert"), "head", "dobbm | solo"),
+    (LINE.replace("dobbm Bert", "dobbm Zed"), "head", "'Zed' is not a seat"),
+    (LINE.replace("SO |", "XY |"), "Anna", "unknown card 'XY'"),
+    (LINE.replace("Anna: EK", "Anna: EK EK"), "Anna", "EK is listed twice"),
+    (LINE.replace("Dave: E8", "Dave: E8 EK"), "Dave", "EK is also in Anna's hand"),
+    (LINE.replace("Dave: E8", "Dave: E8 SK").replace("Cora: EU H10 H7 HO LK LO S8 SK",
+                                                     "Cora: EU H10 H7 HO LK LO S8"),
+     "Cora", "holds 7 cards, should hold 8"),
+    (LINE.replace(" SO |", " |"), "seats", "cards missing: SO"),
+    (LINE.replace("| Dave: E8 E9 H9 HK HU L8 S10 SU", ""), "seats", "need 4 seats"),
+    (LINE.replace("Dave: E8 E9 H9 HK HU L8 S10 SU", "Dave: ?"), "seats", "no hand for Dave"),
+    (LINE.replace("Anna:", "Bert:"), "Bert", "seat given twice"),
+    (LINE + " | dobb: E6", "dobb", "given twice"),
+    (LINE + " |", "#8", "empty segment"),
+    (LINE.replace("| Dave", "Dave"), "Cora", "a | missing?"),
+    (LINE.replace("| Dave:", "Dave"), "seats", "need 4 seats"),
+    (LINE.replace("| dobb:", "| dobb"), "dobb EO E6 E10 S7", "NAME: VALUE"),
+    (LINE.replace("dobb: EO E6 E10 S7", "dobb: EO E6 E10"), "dobb", "4 cards"),
+    (LINE.replace("dobbm Bert", "solo Bert"), "discard", "a Solo has no lay-away"),
+    (LINE.replace("discard: E10 EO S6 S9", "discard: EA SA E10 EO")
+         .replace("Bert: E6 E7 EA H6 H8 HA S7 SA", "Bert: E6 E7 S6 H6 H8 HA S7 S9"),
+     "discard", "Sau rule"),
+    (LINE + " | tricks: S7 SK S10 SO, E8", "tricks", "S7 is also in Bert's hand"),
+    (LINE.replace("Bert: E6 E7 EA", "Bert: E7 EA").replace("Cora: EU H10 H7 HO", "Cora: EU H10 H7")
+     + " | tricks: E6 HO", "tricks", "trick 1: Cora plays HO, a revoke"),
+    (LINE + " | doublings: x", "doublings", "whole number"),
+    (LINE + " | dealer: Zed", "dealer", "not a seat"),
+    (LINE + " | me: Zed", "me", "not a seat"),
+    (LINE + " | must: perhaps", "must", "yes or no"),
+    (LINE + " | bids: Anna", "bids", "SEAT BID"),
+    (LINE + " | bids: Anna double", "bids", "pass | dobbm | solo"),
+    (LINE.replace("Dave:", "Dave Smith:"), "Dave Smith", "bad seat name"),
+    (LINE.replace("Dave:", "Me:"), "Me", "keyword"),
+    (LINE.replace("Dave:", "Bids:"), "Bids", "keyword"),
+    (LINE.replace("Dave: E8 E9 H9 HK HU L8 S10 SU", "Dave: out"), "Dave", "five seats"),
+    (LINE.replace("dobb:", "DOBB:"), "DOBB", "keyword"),
+    (LINE + " | Eve: out | Fritz: out", "Fritz", "only the dealer"),
+    (LINE + " | Eve: out | dealer: Anna", "dealer", "Eve sits out"),
+])
+def test_bad_lines(line: str, segment: str, words: str) -> None:
+    e = error_of(line)
+    assert e.segment == segment, str(e)
+    assert words in str(e), str(e)
+    assert str(e).startswith(f"segment {segment!r}: ")
+
+
+def test_keyword_seat_cannot_be_formatted() -> None:
+    deal = parse_deal_line(LINE)
+    hands = dict(deal.hands)
+    hands["dobb"] = hands.pop("Dave")
+    odd = Deal(("Anna", "Bert", "Cora", "dobb"), deal.declarer, deal.contract, hands,
+               deal.dobb, deal.discard)
+    validate(odd)
+    with pytest.raises(NotationError, match="keyword"):
+        format_deal_line(odd)
+
+
+def test_keywords() -> None:
+    assert set(KEYWORDS) == {"dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must"}
+    assert issubclass(NotationError, ValueError)
