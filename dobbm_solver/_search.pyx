@@ -25,6 +25,7 @@ cdef extern from *:
     """
     int dd_ctz(unsigned long long x) nogil
     int dd_popcount(unsigned long long x) nogil
+    int __builtin_clzll(unsigned long long x) nogil
 
 cdef enum:
     NCARDS = 36
@@ -37,6 +38,7 @@ cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
 cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
 cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
+cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
 
 cdef int _rank_points[9]
 _rank_points[:] = [0, 0, 0, 0, 2, 3, 4, 10, 11]
@@ -53,6 +55,11 @@ cdef void _init_tables() noexcept:
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
     cdef int z, hz, b, k, out
+    for z in range(512):
+        TRUMP_PTS[z] = 0
+        for b in range(9):
+            if (z >> b) & 1:
+                TRUMP_PTS[z] += _rank_points[b]
     for z in range(16):
         k = 0
         for b in range(4):
@@ -134,6 +141,13 @@ cdef inline void play(Pos* p, int card) noexcept nogil:
         p.ncards = 0
         p.trick_pts = 0
         p.trickmask = 0
+
+
+cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
+    """The cards above the highest of ``cards`` (everything when it is empty)."""
+    if cards == 0:
+        return ~(<uint64_t>0)
+    return ~((<uint64_t>2 << (63 - __builtin_clzll(cards))) - 1)
 
 
 cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
@@ -328,20 +342,27 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, present = 0
+    cdef uint64_t h = 0, present = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
     cdef uint64_t key[4]
     cdef TTEntry* e = NULL
     cdef Pos child
     ctx.nodes += 1
 
-    lo = p.pts + (ctx.bonus if p.has_trick else 0)
+    # sure points: a trump above every trump the other side holds or has in
+    # the trick wins the trick it is played to, so its points go to its side
+    decl_tr = p.hands[0] & SUITMASK[TRUMP]
+    def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
+    trick_tr = p.trickmask & SUITMASK[TRUMP]
+    decl_sure = decl_tr & above_all(def_tr | trick_tr)
+    def_sure = def_tr & above_all(decl_tr | trick_tr)
+    lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
     if p.ncards == 0:
         if p.hands[seat] == 0:
             return lo
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
-    hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+    hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
     if lo >= beta:
         return lo
     if hi <= alpha:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from dobbm_solver.cards import card_name
+from dobbm_solver.cards import card_name, parse_card, parse_cards
 from dobbm_solver.deal import Deal, validate
 
 from reference import TRUMP_SUIT, _play, ref_legal, ref_play, ref_state, suit_of
@@ -136,3 +136,51 @@ def deal_to_text(deal: Deal) -> str:
         *(f"  - [{' '.join(card_name(c) for c in t)}]" for t in deal.tricks),
     ]
     return "\n".join(lines)
+
+
+# --- hand-made positions ------------------------------------------------------
+# Seats N E S W (clockwise), declarer N.  Two templates of six finished tricks
+# in which everybody follows suit, so the tricks are legal whatever the rest:
+#   P_TRICKS: the declarer N wins all six (56 points) and leads trick 7;
+#   Q_TRICKS: W wins all six (56 points for the defenders) and leads trick 7.
+# Both leave the same twelve cards for the hands (two each) and the Dobb:
+# EU LU SA S10 SK SO SU HA H10 HK HO HU.  The tests work the values out by hand.
+
+SEATS = ("N", "E", "S", "W")
+
+P_TRICKS = ("E9 E8 E7 E6", "L9 L8 L7 L6", "S9 S8 S7 S6", "H9 H8 H7 H6",
+            "EA E10 EK EO", "LA L10 LK LO")
+Q_TRICKS = ("E6 E7 E8 E9",          # N leads, W's E9 wins
+            "L9 L8 L7 L6",          # W leads (W N E S) and wins from here on
+            "S9 S8 S7 S6", "H9 H8 H7 H6", "EA EO EK E10", "LA LO LK L10")
+REST = "EU LU SA S10 SK SO SU HA H10 HK HO HU"
+
+
+def bits(text: str) -> int:
+    s = 0
+    for c in parse_cards(text):
+        s |= 1 << c
+    return s
+
+
+def make(hands: dict[str, str], tricks, *, dobb: str, contract: str = "solo",
+         discard: str | None = None, declarer: str = "N", seats=SEATS,
+         dealer: str | None = None, doublings: int = 0, check: bool = True) -> Deal:
+    deal = Deal(
+        seats=tuple(seats), declarer=declarer, contract=contract,
+        hands={s: bits(h) for s, h in hands.items()}, dobb=bits(dobb),
+        discard=None if discard is None else bits(discard),
+        tricks=tuple(tuple(parse_cards(t)) for t in tricks),
+        doublings=doublings, dealer=dealer,
+    )
+    if check:
+        validate(deal)
+    return deal
+
+
+def names(d: dict[int, int]) -> dict[str, int]:
+    return {card_name(c): v for c, v in d.items()}
+
+
+def card(text: str) -> int:
+    return parse_card(text)
