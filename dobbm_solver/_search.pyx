@@ -39,6 +39,7 @@ cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
 cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
 cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
+cdef uint64_t RANKMASK[9]       # the four cards of a rank
 
 cdef int _rank_points[9]
 _rank_points[:] = [0, 0, 0, 0, 2, 3, 4, 10, 11]
@@ -55,6 +56,10 @@ cdef void _init_tables() noexcept:
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
     cdef int z, hz, b, k, out
+    for b in range(9):
+        RANKMASK[b] = 0
+        for s in range(4):
+            RANKMASK[b] |= (<uint64_t>1) << (9 * s + b)
     for z in range(512):
         TRUMP_PTS[z] = 0
         for b in range(9):
@@ -148,6 +153,21 @@ cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
     if cards == 0:
         return ~(<uint64_t>0)
     return ~((<uint64_t>2 << (63 - __builtin_clzll(cards))) - 1)
+
+
+cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
+    """The fewest points ``k`` cards of ``hand`` can hold."""
+    cdef int r, n, total = 0
+    k -= dd_popcount(hand & ZERO_MASK)
+    r = 4
+    while k > 0 and r < 9:
+        n = dd_popcount(hand & RANKMASK[r])
+        if n > k:
+            n = k
+        total += n * _rank_points[r]
+        k -= n
+        r += 1
+    return total
 
 
 cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
@@ -340,7 +360,7 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
     cdef int seat = (p.leader + p.ncards) & 3
-    cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, depth = 0, alpha0, beta0
+    cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
     cdef uint64_t h = 0, present = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
     cdef uint64_t key[4]
@@ -363,6 +383,21 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         if depth == 4:
             return last_trick(p, ctx.bonus)
     hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
+    if p.ncards == 0:
+        # at a trick start each sure trump wins a trick of its own for its side,
+        # and every other player adds a card to it: at least their cheapest ones
+        if decl_sure:
+            k = dd_popcount(decl_sure)
+            lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
+        if def_sure:
+            k = dd_popcount(def_sure & p.hands[1])
+            i = dd_popcount(def_sure & p.hands[2])
+            if i > k:
+                k = i
+            i = dd_popcount(def_sure & p.hands[3])
+            if i > k:
+                k = i
+            hi -= cheapest(p.hands[0], k)
     if lo >= beta:
         return lo
     if hi <= alpha:
@@ -435,6 +470,11 @@ cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     cdef int lower = 0, upper = 120, g = guess, b
     while lower < upper:
         b = g + 1 if g == lower else g
+        # a search that moved the bound only a little is followed by a bisection
+        if b < (lower + upper + 1) // 2 - 8:
+            b = (lower + upper + 1) // 2 - 8
+        elif b > (lower + upper + 1) // 2 + 8:
+            b = (lower + upper + 1) // 2 + 8
         g = search(ctx, p, b - 1, b)
         if g < b:
             upper = g

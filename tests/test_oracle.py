@@ -1,0 +1,90 @@
+"""The solved positions of /work/shared/oracle/positions.json (see its README).
+
+Every entry must be reproduced by the production solver (``declarer_points``,
+and ``cards`` where not null).  The reference solver of ``reference.py`` is run
+on the entries with ``cards`` (at most four tricks left) and must agree with
+the oracle too -- that validates the reference used by the random cross-check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from dobbm_solver.cards import card_name, parse_card  # noqa: E402
+from dobbm_solver.deal import Deal, validate  # noqa: E402
+from reference import ref_card_values, ref_value  # noqa: E402
+
+ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
+
+if not ORACLE.exists():
+    pytest.skip(f"no oracle file at {ORACLE}", allow_module_level=True)
+
+ENTRIES: list[dict] = json.loads(ORACLE.read_text())
+
+
+def _bits(cards) -> int:
+    s = 0
+    for c in cards:
+        s |= 1 << parse_card(c)
+    return s
+
+
+def build(entry: dict) -> Deal:
+    deal = Deal(
+        seats=tuple(entry["seats"]),
+        declarer=entry["declarer"],
+        contract=entry["contract"],
+        hands={s: _bits(h) for s, h in entry["hands"].items()},
+        dobb=_bits(entry["dobb"]),
+        discard=None if entry["discard"] is None else _bits(entry["discard"]),
+        tricks=tuple(tuple(parse_card(c) for c in t) for t in entry["tricks"]),
+    )
+    validate(deal)
+    return deal
+
+
+def _names(values: dict[int, int]) -> dict[str, int]:
+    return {card_name(c): v for c, v in values.items()}
+
+
+ALL = list(range(len(ENTRIES)))
+WITH_CARDS = [i for i in ALL if ENTRIES[i]["cards"] is not None]
+
+
+def test_oracle_file_is_what_the_readme_says():
+    assert len(ENTRIES) == 90
+    assert len(WITH_CARDS) == 80
+    for e in ENTRIES:
+        assert 0 <= e["declarer_points"] <= 120
+        if e["cards"] is not None:
+            assert e["declarer_points"] in e["cards"].values()
+
+
+@pytest.fixture(scope="module")
+def solver():
+    from dobbm_solver.solver import Solver          # must fail loudly if missing
+    return Solver(tt_mb=64)
+
+
+@pytest.mark.parametrize("i", ALL)
+def test_solver_matches_oracle(solver, i):
+    e = ENTRIES[i]
+    deal = build(e)
+    sol = solver.solve(deal)
+    assert sol.declarer_points == e["declarer_points"], f"entry {i}"
+    if e["cards"] is not None:
+        assert _names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
+
+
+@pytest.mark.parametrize("i", WITH_CARDS)
+def test_reference_matches_oracle(i):
+    e = ENTRIES[i]
+    deal = build(e)
+    assert _names(ref_card_values(deal)) == e["cards"], f"entry {i}"
+    assert ref_value(deal) == e["declarer_points"], f"entry {i}"

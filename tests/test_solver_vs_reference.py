@@ -1,0 +1,217 @@
+"""Cross-check the production solver against the reference on seeded random endings.
+
+Thousands of random legal endings (1..4 tricks left, mid-trick positions
+included, Dobbm and Solo, random declarer) are solved by ``reference.py`` once;
+the production solver must give the same value, the same value for every legal
+card, a best line that really reaches the value, and the same results whatever
+its table size and whatever it solved before.
+
+``DOBBM_XCHECK_N`` (default 3000) sets the number of endings.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from dobbm_solver.cards import card_name  # noqa: E402
+from dobbm_solver.rules import outcome, units  # noqa: E402
+from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards  # noqa: E402
+
+from endings import deal_to_text, random_ending  # noqa: E402
+from reference import RefError, ref_card_values, ref_line_points, ref_play, ref_state  # noqa: E402
+
+N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
+SEED = 20261130
+
+
+@dataclass(frozen=True)
+class Case:
+    n: int
+    deal: object
+    to_move: str
+    cards_left: int
+    values: dict          # reference: card -> final declarer points
+    value: int
+
+
+def _case(n: int, deal) -> Case:
+    st = ref_state(deal)
+    values = ref_card_values(deal)
+    value = max(values.values()) if st.to_move == st.declarer else min(values.values())
+    return Case(n, deal, st.seats[st.to_move], sum(len(h) for h in st.hands), values, value)
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    rng = random.Random(SEED)
+    return [_case(n, random_ending(rng)) for n in range(N_ENDINGS)]
+
+
+@pytest.fixture(scope="module")
+def five_seat_cases() -> list[Case]:
+    rng = random.Random(SEED + 5)
+    return [_case(n, random_ending(rng, five_seats=True)) for n in range(300)]
+
+
+def _names(values: dict) -> dict:
+    return {card_name(c): v for c, v in values.items()}
+
+
+def _report(failures: list[tuple[Case, str]]) -> str:
+    """The smallest failing position in full, and a count."""
+    failures.sort(key=lambda f: (f[0].cards_left, f[0].n))
+    case, got = failures[0]
+    return (f"{len(failures)} of the endings disagree; smallest (ending #{case.n}, "
+            f"{case.cards_left} cards left, {case.to_move} to move):\n"
+            f"{deal_to_text(case.deal)}\n"
+            f"expected: value {case.value}, cards {_names(case.values)}\n"
+            f"got:      {got}")
+
+
+def test_endings_are_varied(cases):
+    """The generator covers what it should (so the cross-check means something)."""
+    kinds = {(c.cards_left + 3) // 4 for c in cases}
+    assert kinds == {1, 2, 3, 4}
+    assert {len(c.deal.tricks[-1]) % 4 for c in cases} == {0, 1, 2, 3}       # mid-trick
+    assert {c.deal.contract for c in cases} == {"dobbm", "solo"}
+    assert any(c.value == 0 for c in cases)                 # defenders' Match
+    assert any(c.value == 120 for c in cases)               # declarer's Match
+    assert sum(len(c.values) > 1 for c in cases) > len(cases) // 2
+    # cases where the card chosen matters
+    assert sum(len(set(c.values.values())) > 1 for c in cases) > len(cases) // 10
+
+
+def test_value_matches_reference(cases):
+    s = Solver(tt_mb=16)
+    bad = []
+    for c in cases:
+        sol = s.solve(c.deal)
+        v = sol.declarer_points
+        ok = (v == c.value and sol.to_move == c.to_move
+              and sol.defender_points == 120 - c.value
+              and sol.outcome == outcome(c.value)
+              and sol.units == units(c.value, c.deal.contract, c.deal.doublings)
+              and isinstance(sol.nodes, int) and sol.nodes >= 0)
+        if not ok:
+            bad.append((c, f"value {v}, to_move {sol.to_move}, defender_points "
+                           f"{sol.defender_points}, outcome {sol.outcome}, units {sol.units}"))
+    assert not bad, _report(bad)
+
+
+def test_card_values_match_reference(cases):
+    s = Solver(tt_mb=16)
+    bad = []
+    for c in cases:
+        got = s.solve_all_cards(c.deal)
+        if got != c.values:
+            bad.append((c, f"cards {_names(got)}"))
+    assert not bad, _report(bad)
+
+
+def _check_analysis(c: Case, an) -> str | None:
+    if an.declarer_points != c.value or dict(an.cards) != c.values:
+        return f"value {an.declarer_points}, cards {_names(an.cards)}"
+    line = tuple(an.line)
+    if len(line) != c.cards_left:
+        return f"line {[card_name(x) for x in line]} has {len(line)} cards, not {c.cards_left}"
+    try:
+        pts = ref_line_points(c.deal, line)
+    except RefError as e:
+        return f"line {[card_name(x) for x in line]} is not playable: {e}"
+    if pts != c.value:
+        return f"line {[card_name(x) for x in line]} ends with {pts}, not {c.value}"
+    if c.values[line[0]] != c.value:
+        return f"line starts with {card_name(line[0])} worth {c.values[line[0]]}"
+    return None
+
+
+def test_analysis_line_reaches_the_value(cases):
+    s = Solver(tt_mb=16)
+    bad = []
+    for c in cases:
+        why = _check_analysis(c, s.analyse(c.deal))
+        if why:
+            bad.append((c, why))
+    assert not bad, _report(bad)
+
+
+def test_line_is_best_play_at_every_step(cases):
+    """Along the line, every card keeps the value (checked by the reference)."""
+    s = Solver(tt_mb=16)
+    bad = []
+    for c in cases[:300]:
+        line = tuple(s.analyse(c.deal).line)
+        for k in range(1, len(line)):
+            d = ref_play(c.deal, line[:k])
+            vals = ref_card_values(d)
+            if vals.get(line[k]) != c.value:
+                bad.append((c, f"line {[card_name(x) for x in line]}: card {k} "
+                               f"{card_name(line[k])} is worth {vals.get(line[k])}"))
+                break
+    assert not bad, _report(bad)
+
+
+def test_tiny_table_and_other_order_give_the_same_values(cases):
+    s = Solver(tt_mb=1)
+    bad = []
+    for c in reversed(cases):
+        v = s.solve(c.deal).declarer_points
+        got = s.solve_all_cards(c.deal)
+        if v != c.value or got != c.values:
+            bad.append((c, f"tt_mb=1: value {v}, cards {_names(got)}"))
+    assert not bad, _report(bad)
+
+
+def test_fresh_solver_for_each_deal(cases):
+    bad = []
+    for c in cases[:200]:
+        s = Solver(tt_mb=1)
+        v = s.solve(c.deal).declarer_points
+        if v != c.value:
+            bad.append((c, f"fresh solver: value {v}"))
+    assert not bad, _report(bad)
+
+
+def test_module_level_functions(cases):
+    bad = []
+    for c in cases[:300]:
+        v = solve(c.deal).declarer_points
+        got = solve_all_cards(c.deal)
+        why = _check_analysis(c, analyse_play(c.deal))
+        if v != c.value or got != c.values or why:
+            bad.append((c, f"solve {v}, solve_all_cards {_names(got)}, analyse_play: {why}"))
+    assert not bad, _report(bad)
+
+
+def test_five_seats_dealer_sits_out(five_seat_cases):
+    s = Solver(tt_mb=16)
+    bad = []
+    for c in five_seat_cases:
+        v = s.solve(c.deal).declarer_points
+        got = s.solve_all_cards(c.deal)
+        why = _check_analysis(c, s.analyse(c.deal))
+        if v != c.value or got != c.values or why:
+            bad.append((c, f"value {v}, cards {_names(got)}, analyse: {why}"))
+    assert not bad, _report(bad)
+
+
+def test_finished_deals():
+    rng = random.Random(SEED + 8)
+    s = Solver(tt_mb=1)
+    for _ in range(200):
+        deal = random_ending(rng, tricks_left=0, extra=0)
+        want = ref_line_points(deal, ())
+        sol = s.solve(deal)
+        assert sol.declarer_points == want, deal_to_text(deal)
+        assert sol.to_move is None
+        assert s.solve_all_cards(deal) == {}
+        an = s.analyse(deal)
+        assert an.declarer_points == want and tuple(an.line) == () and dict(an.cards) == {}
