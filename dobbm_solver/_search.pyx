@@ -471,10 +471,10 @@ cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     while lower < upper:
         b = g + 1 if g == lower else g
         # a search that moved the bound only a little is followed by a bisection
-        if b < (lower + upper + 1) // 2 - 8:
-            b = (lower + upper + 1) // 2 - 8
-        elif b > (lower + upper + 1) // 2 + 8:
-            b = (lower + upper + 1) // 2 + 8
+        if b < (lower + upper + 1) // 2 - 4:
+            b = (lower + upper + 1) // 2 - 4
+        elif b > (lower + upper + 1) // 2 + 4:
+            b = (lower + upper + 1) // 2 + 4
         g = search(ctx, p, b - 1, b)
         if g < b:
             upper = g
