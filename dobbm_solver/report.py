@@ -1,0 +1,98 @@
+"""Results as plain data and as text: what ``dobbm solve`` prints (no click here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Card, card_name, display_key, set_names, trick_winner
+from .deal import Deal, replay
+from .notation import format_deal_line
+from .solver import Analysis, DiscardResult, Solver
+
+
+def line_tricks(deal: Deal, line: tuple[Card, ...]) -> list[tuple[str, list[Card], str]]:
+    """Group a line of play into tricks: ``(leader, cards, winner)``, the first maybe begun."""
+    active = deal.active_seats
+    state = replay(deal, check=False)
+    leader = state.leader
+    cards = list(state.trick)
+    out = []
+    for c in line:
+        cards.append(c)
+        if len(cards) == 4:
+            winner = active[(active.index(leader) + trick_winner(cards)) % 4]
+            out.append((leader, cards, winner))
+            leader, cards = winner, []
+    return out
+
+
+def analysis_dict(deal: Deal, an: Analysis) -> dict[str, Any]:
+    """The JSON object of one solved deal."""
+    return {
+        "deal": format_deal_line(deal),
+        "declarer": deal.declarer,
+        "contract": deal.contract,
+        "doublings": deal.doublings,
+        "declarer_points": an.declarer_points,
+        "defender_points": an.defender_points,
+        "outcome": an.outcome.value,
+        "units": an.units,
+        "to_move": an.to_move,
+        "cards": {card_name(c): v for c, v in sorted(an.cards.items(), key=lambda kv: display_key(kv[0]))},
+        "line": [card_name(c) for c in an.line],
+        "nodes": an.nodes,
+    }
+
+
+def discards_dict(results: list[DiscardResult]) -> list[dict[str, Any]]:
+    return [{"cards": set_names(r.cards), "declarer_points": r.declarer_points} for r in results]
+
+
+def _payment_text(an: Analysis, deal: Deal) -> str:
+    u = an.units
+    if u > 0:
+        return f"each defender pays {deal.declarer} {u} unit{'s' if u != 1 else ''}"
+    if u < 0:
+        return f"{deal.declarer} pays each defender {-u} unit{'s' if u != -1 else ''}"
+    return "nobody pays"
+
+
+def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
+    """A readable report of one solved deal."""
+    outcome = {"win": "wins", "standoff": "stands off (60)", "loss": "loses"}[an.outcome.value]
+    lines = [
+        f"{title}: {'Dobbm' if deal.contract == 'dobbm' else 'Solo'} by {deal.declarer}"
+        + (f", {deal.doublings} doubling{'s' if deal.doublings != 1 else ''}" if deal.doublings else ""),
+        f"  best play: {deal.declarer} {outcome} with {an.declarer_points} points, "
+        f"defenders {an.defender_points}; {_payment_text(an, deal)}",
+    ]
+    if an.to_move is not None:
+        cards = sorted(an.cards.items(), key=lambda kv: (-kv[1] if an.to_move == deal.declarer else kv[1], display_key(kv[0])))
+        lines.append(f"  {an.to_move} to play; each card (declarer's final points): "
+                     + "  ".join(f"{card_name(c)} {v}" for c, v in cards))
+        lines.append("  best line:")
+        state = replay(deal, check=False)
+        first = state.declarer_tricks + state.defender_tricks + 1
+        for n, (leader, cards_, winner) in enumerate(line_tricks(deal, an.line), first):
+            lines.append(f"    {n}. {leader:>6} leads  " + " ".join(f"{card_name(c):>3}" for c in cards_)
+                         + f"   won by {winner}")
+    lines.append(f"  nodes searched: {an.nodes}")
+    return "\n".join(lines)
+
+
+def discards_text(results: list[DiscardResult], limit: int | None = 10) -> str:
+    shown = results if limit is None else results[:limit]
+    out = [f"  lay-aways, best first ({len(results)} legal"
+           + (f", top {len(shown)} shown" if len(shown) < len(results) else "") + "):"]
+    for r in shown:
+        out.append(f"    {' '.join(set_names(r.cards)):<16} {r.declarer_points:>3}")
+    return "\n".join(out)
+
+
+def solve_deal(solver: Solver, deal: Deal) -> tuple[Deal, Analysis, list[DiscardResult] | None]:
+    """Analyse a deal; a Dobbm with no lay-away is studied first and its best lay-away analysed."""
+    studied = None
+    if deal.needs_discard:
+        studied = solver.study_discards(deal)
+        deal = deal.with_discard(studied[0].cards)
+    return deal, solver.analyse(deal), studied
