@@ -147,8 +147,12 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
     return PlayState(lead, to_move, cur, pts, dtr, ftr, tuple(leaders))
 
 
-def validate(deal: Deal) -> PlayState:
-    """Check a deal against the rule book; return its :class:`PlayState`."""
+def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
+    """Check a deal against the rule book; return its :class:`PlayState`.
+
+    With ``allow_revokes`` a revoke in ``tricks`` is no error (for scoring a
+    hand as it was played; see :func:`find_revokes`).
+    """
     seats = deal.seats
     if len(seats) not in (4, 5):
         raise DealError("seats", f"need 4 or 5 seats, not {len(seats)}")
@@ -213,7 +217,7 @@ def validate(deal: Deal) -> PlayState:
     if missing:
         raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
 
-    state = replay(deal, check=True)
+    state = replay(deal, check=not allow_revokes)
     # hand sizes: after k finished tricks each seat holds 8-k, less one if it
     # already played to the unfinished trick
     finished = state.declarer_tricks + state.defender_tricks
@@ -234,3 +238,32 @@ def validate(deal: Deal) -> PlayState:
         if stray:
             raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not with the declarer")
     return state
+
+
+@dataclass(frozen=True)
+class Revoke:
+    """A card played against follow-suit or must-trump."""
+
+    trick: int          # 1-based trick number
+    seat: str
+    card: Card
+    legal: CardSet      # what the seat could have played
+
+
+def find_revokes(deal: Deal) -> list[Revoke]:
+    """Every revoke in ``deal.tricks``, in play order (cards held are known from later play)."""
+    active = deal.active_seats
+    state = replay(deal, check=False)
+    held = {s: deal.hands.get(s, 0) for s in active}
+    for lead, trick in zip(state.leaders, deal.tricks):
+        for i, c in enumerate(trick):
+            held[_next_seat(active, lead, i)] |= 1 << c
+    out = []
+    for n, (lead, trick) in enumerate(zip(state.leaders, deal.tricks), 1):
+        for i, c in enumerate(trick):
+            seat = _next_seat(active, lead, i)
+            legal = legal_cards(held[seat], trick[0] if i else None)
+            if not (legal >> c) & 1:
+                out.append(Revoke(n, seat, c, legal))
+            held[seat] &= ~(1 << c)
+    return out

@@ -257,8 +257,11 @@ def parse_spec(doc: object, path: str = "<string>", doc_index: int | None = None
     return replace(spec, path=path, doc=doc_index)
 
 
-def spec_to_deal(spec: HandSpec) -> Deal:
-    """The validated :class:`Deal` of a complete spec (all hands, declarer, contract, dobb)."""
+def spec_to_deal(spec: HandSpec, *, allow_revokes: bool = False) -> Deal:
+    """The validated :class:`Deal` of a complete spec (all hands, declarer, contract, dobb).
+
+    ``allow_revokes`` accepts revokes in ``tricks`` (for scoring a played hand).
+    """
     def fail(key: str, message: str) -> HandFileError:
         return HandFileError(spec.path, key, message, spec.doc)
 
@@ -272,7 +275,7 @@ def spec_to_deal(spec: HandSpec) -> Deal:
         tricks=spec.tricks, doublings=spec.doublings, dealer=spec.dealer,
     )
     try:
-        validate(deal)
+        validate(deal, allow_revokes=allow_revokes)
     except DealError as e:
         raise fail(e.key, e.message) from None
     return deal
