@@ -16,7 +16,9 @@ from typing import Iterator
 from dobbm_solver.cards import card_name, parse_card, parse_cards
 from dobbm_solver.deal import Deal, validate
 
-from reference import TRUMP_SUIT, _play, ref_legal, ref_play, ref_state, suit_of
+from reference import (
+    TRUMP_SUIT, _play, points, ref_legal, ref_play, ref_state, strength, suit_of,
+)
 
 SEAT_NAMES: tuple[tuple[str, ...], ...] = (
     ("N", "E", "S", "W"),
@@ -51,9 +53,15 @@ def random_lay_away(rng: random.Random, twelve: list[int]) -> list[int]:
             return sorted(pick)
 
 
+def hand_strength(cards) -> int:
+    """A crude measure for picking a realistic declarer: trumps count most, then points."""
+    return sum(10 + strength(c) if suit_of(c) == TRUMP_SUIT else points([c]) for c in cards)
+
+
 def random_deal(rng: random.Random, *, five_seats: bool = False,
-                contract: str | None = None) -> Deal:
-    """A random deal before the first lead (lay-away done in a Dobbm)."""
+                contract: str | None = None, strong: bool = False) -> Deal:
+    """A random deal before the first lead (lay-away done in a Dobbm).  With
+    ``strong`` the declarer is the seat with the strongest hand, as in real play."""
     if five_seats:
         seats = FIVE_SEAT_NAMES
         dealer = rng.choice(seats)
@@ -67,6 +75,8 @@ def random_deal(rng: random.Random, *, five_seats: bool = False,
     hands = {s: deck[8 * i: 8 * i + 8] for i, s in enumerate(active)}
     dobb = deck[32:]
     declarer = rng.choice(active)
+    if strong:
+        declarer = max(active, key=lambda s: hand_strength(hands[s]))
     contract = contract or rng.choice(("dobbm", "solo"))
     discard = None
     if contract == "dobbm":
@@ -83,27 +93,39 @@ def random_deal(rng: random.Random, *, five_seats: bool = False,
 
 def random_ending(rng: random.Random, *, tricks_left: int | None = None,
                   extra: int | None = None, five_seats: bool = False,
-                  contract: str | None = None, check: bool = True) -> Deal:
+                  contract: str | None = None, strong: float = 0.0, greedy: float = 0.0,
+                  check: bool = True) -> Deal:
     """A random legal position with ``tricks_left`` (1..4, default random) tricks
     not yet finished, ``extra`` (0..3, default random) cards of the current trick
-    already played.  With ``check`` the result is checked by ``deal.validate``."""
+    already played.  With probability ``strong`` the declarer is the strongest
+    hand; each card is the player's highest legal card with probability
+    ``greedy``, else a random legal card.  With ``check`` the result is checked
+    by ``deal.validate``."""
     if tricks_left is None:
         tricks_left = rng.randint(1, 4)
     if extra is None:
         extra = rng.randint(0, 3)
     if not 0 <= tricks_left <= 8 or not 0 <= extra <= 3 or (tricks_left == 0 and extra):
         raise ValueError(f"bad tricks_left={tricks_left}, extra={extra}")
-    deal = random_deal(rng, five_seats=five_seats, contract=contract)
+    deal = random_deal(rng, five_seats=five_seats, contract=contract,
+                       strong=rng.random() < strong)
     n = 4 * (8 - tricks_left) + extra
-    return random_play(rng, deal, n, check=check)
+    return random_play(rng, deal, n, greedy=greedy, check=check)
 
 
-def random_play(rng: random.Random, deal: Deal, n: int, *, check: bool = True) -> Deal:
-    """``deal`` after ``n`` more random legal cards (reference rules)."""
+def _rank_key(c: int) -> tuple[bool, int]:
+    return (suit_of(c) == TRUMP_SUIT, strength(c))
+
+
+def random_play(rng: random.Random, deal: Deal, n: int, *, greedy: float = 0.0,
+                check: bool = True) -> Deal:
+    """``deal`` after ``n`` more random legal cards (reference rules); each card
+    is the highest legal card with probability ``greedy``."""
     line = []
     st = ref_state(deal)
     for _ in range(n):
-        c = rng.choice(ref_legal(st.hands[st.to_move], st.trick))
+        legal = ref_legal(st.hands[st.to_move], st.trick)
+        c = max(legal, key=_rank_key) if rng.random() < greedy else rng.choice(legal)
         line.append(c)
         st = _play(st, c)
     out = ref_play(deal, line)
