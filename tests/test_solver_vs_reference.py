@@ -26,7 +26,9 @@ from dobbm_solver.rules import outcome, units  # noqa: E402
 from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards  # noqa: E402
 
 from endings import deal_to_text, random_ending  # noqa: E402
-from reference import RefError, ref_card_values, ref_line_points, ref_play, ref_state  # noqa: E402
+from reference import (  # noqa: E402
+    RefError, ref_card_values, ref_legal, ref_line_points, ref_play, ref_state,
+)
 
 N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130
@@ -217,3 +219,43 @@ def test_finished_deals():
         assert s.solve_all_cards(deal) == {}
         an = s.analyse(deal)
         assert an.declarer_points == want and tuple(an.line) == () and dict(an.cards) == {}
+
+
+# --- deeper positions -------------------------------------------------------------
+def test_five_tricks_left_match_reference():
+    """A few endings with five tricks left (the reference needs ~0.5 s each)."""
+    rng = random.Random(SEED + 13)
+    s = Solver(tt_mb=16)
+    bad = []
+    for n in range(int(os.environ.get("DOBBM_XCHECK_DEEP", "8"))):
+        c = _case(n, random_ending(rng, tricks_left=5, strong=0.5, greedy=0.25))
+        got = s.solve_all_cards(c.deal)
+        v = s.solve(c.deal).declarer_points
+        if v != c.value or got != c.values:
+            bad.append((c, f"value {v}, cards {_names(got)}"))
+    assert not bad, _report(bad)
+
+
+def test_deep_positions_are_self_consistent():
+    """From 5..8 tricks left (no reference): the value is the best card value, each
+    card's value is the value of the position after it, the line keeps the value at
+    every step, and a 1 MiB table agrees with a 16 MiB one."""
+    rng = random.Random(SEED + 21)
+    big, tiny = Solver(tt_mb=16), Solver(tt_mb=1)
+    for n in range(30):
+        deal = random_ending(rng, tricks_left=rng.randint(5, 8), strong=0.7, greedy=0.2)
+        st = ref_state(deal)
+        an = big.analyse(deal)
+        cards = dict(an.cards)
+        assert set(cards) == set(ref_legal(st.hands[st.to_move], st.trick))
+        best = max(cards.values()) if st.to_move == st.declarer else min(cards.values())
+        assert an.declarer_points == best == big.solve(deal).declarer_points, deal_to_text(deal)
+        assert tiny.solve(deal).declarer_points == best, deal_to_text(deal)
+        for card, v in cards.items():
+            assert big.solve(ref_play(deal, [card])).declarer_points == v, \
+                f"{deal_to_text(deal)}\nafter {card_name(card)}"
+        line = tuple(an.line)
+        assert ref_line_points(deal, line) == best, deal_to_text(deal)
+        for k in range(1, len(line), 3):
+            assert big.solve(ref_play(deal, line[:k])).declarer_points == best, \
+                f"{deal_to_text(deal)}\nafter {[card_name(x) for x in line[:k]]}"
