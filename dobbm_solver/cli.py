@@ -81,7 +81,10 @@ def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool
     ranked, and the best one analysed.
     """
     deals = _read_deals(file, deal_line)
-    solver = _guard(lambda: Solver(tt_mb))
+    try:
+        solver = _guard(lambda: Solver(tt_mb))
+    except MemoryError as e:  # the table is allocated up front: too big for this machine
+        raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     first = True
     for title, deal in _progress(deals, quiet, "solving"):
         played, an, studied = _guard(lambda: solve_deal(solver, deal))
