@@ -46,6 +46,9 @@ KEYS: tuple[str, ...] = (
     "seats", "declarer", "contract", "hands", "dobb", "discard", "tricks",
     "doublings", "dealer", "me", "bids", "must",
 )
+# PyYAML's safe loader (no arbitrary Python objects), its C implementation
+# where libyaml is available: ten times faster on large files.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SEAT_NAME = re.compile(r"[^\s|:,]+")
 
 
@@ -288,7 +291,7 @@ def spec_to_deal(spec: HandSpec, *, allow_revokes: bool = False) -> Deal:
 def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
     """All specs of a YAML text; empty documents (a stray ``---``) are skipped."""
     try:
-        docs = list(yaml.safe_load_all(text))
+        docs = list(yaml.load_all(text, Loader=_SAFE_LOADER))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
