@@ -10,8 +10,9 @@ import click
 
 from . import __version__
 from .deal import Deal
-from .handfile import load_hand_file, load_stream
-from .notation import parse_deal_line
+from .handfile import HandSpec, dump_deal_yaml, deal_to_dict, load_specs, parse_specs, spec_to_deal
+from .notation import format_deal_line, parse_spec_line
+from .scoring import score_dict, score_hand, score_text
 from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
 from .solver import DEFAULT_TT_MB, Solver
 
@@ -33,18 +34,38 @@ def _guard(fn: Callable[[], T]) -> T:
         raise BadInput(str(e)) from None
 
 
-def _read_deals(source: str | None, deal_line: str | None) -> list[tuple[str, Deal]]:
+def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
+    """The documents of FILE, standard input ('-') or one --deal line, with their titles."""
     if deal_line is not None:
         if source is not None:
             raise BadInput("give a FILE or --deal, not both")
-        return [("--deal", _guard(lambda: parse_deal_line(deal_line)))]
+        return [("--deal", _guard(lambda: parse_spec_line(deal_line)))]
     if source is None:
         raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
-    deals = _guard(lambda: load_stream(sys.stdin, "<stdin>") if source == "-" else load_hand_file(source))
-    name = "<stdin>" if source == "-" else source
-    if len(deals) == 1:
-        return [(name, deals[0])]
-    return [(f"{name}[{i}]", d) for i, d in enumerate(deals, 1)]
+    if source == "-":
+        text = _guard(lambda: _stdin_text())
+        specs = _guard(lambda: parse_specs(text, "<stdin>"))
+        name = "<stdin>"
+    else:
+        specs = _guard(lambda: load_specs(source))
+        name = source
+    if len(specs) == 1:
+        return [(name, specs[0])]
+    return [(f"{name}[{s.doc}]", s) for s in specs]
+
+
+def _stdin_text() -> str:
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError:
+        raise ValueError("<stdin>: is not UTF-8 text") from None
+
+
+def _read_deals(source: str | None, deal_line: str | None,
+                allow_revokes: bool = False) -> list[tuple[str, Deal]]:
+    """The validated deals of FILE, standard input ('-') or one --deal line."""
+    return [(title, _guard(lambda: spec_to_deal(spec, allow_revokes=allow_revokes)))
+            for title, spec in _read_specs(source, deal_line)]
 
 
 def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
@@ -100,6 +121,56 @@ def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool
             click.echo(analysis_text(played, an, title))
             if studied is not None:
                 click.echo(discards_text(studied, None if show_all else 10))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", required=False)
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.option("--line", "line_only", is_flag=True, help="Only the one-line notation of each deal.")
+def check(file: str | None, deal_line: str | None, as_json: bool, line_only: bool) -> None:
+    """Validate the deals of FILE and print them back normalised.
+
+    Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
+    one-line notation.
+    """
+    deals = _read_deals(file, deal_line)
+    for n, (title, deal) in enumerate(deals):
+        line = format_deal_line(deal)
+        if as_json:
+            click.echo(json.dumps({**deal_to_dict(deal), "deal": line}))
+        elif line_only:
+            click.echo(line)
+        else:
+            if n:
+                click.echo("---")
+            click.echo(f"# {title}: ok\n# {line}")
+            click.echo(dump_deal_yaml(deal).rstrip("\n"))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", required=False)
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.option("--match-cost", type=click.FloatRange(min=0), metavar="MONEY",
+              help="Also show payments in money, a match (12 units) costing MONEY.")
+def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: float | None) -> None:
+    """Score finished hands: all 8 tricks in `tricks`, hands empty.
+
+    Prints each side's points, the outcome and every player's payment in units (and in
+    money with --match-cost). Revokes are found and charged as the rule book says: the
+    hand is void and the offending side pays half a match times the multipliers to each
+    opponent.
+    """
+    deals = _read_deals(file, deal_line, allow_revokes=True)
+    for n, (title, deal) in enumerate(deals):
+        sc = _guard(lambda: score_hand(deal))
+        if as_json:
+            click.echo(json.dumps(score_dict(deal, sc, match_cost)))
+        else:
+            if n:
+                click.echo()
+            click.echo(score_text(deal, sc, title, match_cost))
 
 
 if __name__ == "__main__":  # pragma: no cover
