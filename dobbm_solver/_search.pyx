@@ -170,6 +170,125 @@ cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
     return total
 
 
+cdef inline int highest(uint64_t cards) noexcept nogil:
+    return 63 - __builtin_clzll(cards)
+
+
+cdef inline int cheapest_trumps_first(uint64_t hand, int k) noexcept nogil:
+    """The fewest points ``hand`` gives to ``k`` tricks if it must play trumps while it holds any."""
+    cdef uint64_t tr = hand & SUITMASK[TRUMP]
+    cdef int t = dd_popcount(tr)
+    if t >= k:
+        return cheapest(tr, k)
+    return TRUMP_PTS[tr >> (9 * TRUMP)] + cheapest(hand & ~tr, k - t)
+
+
+cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
+    """Points the declarer on lead surely takes by cashing winners at once.
+
+    First the declarer leads his highest trump while it is above every
+    defender's trump; each defender must follow with a trump (the lowest
+    costs least and keeps the highest, so that is the worst case for us).
+    If that draws all the defenders' trumps, every remaining trump of the
+    declarer and every plain card above all the defenders' cards of its suit
+    wins a trick too (no defender can ruff).  Each defender adds a card to
+    each of these tricks: trumps while it has them (it has to follow the trump
+    leads), at least its cheapest cards.  Sets ``tricks`` to their number;
+    returns the points of all their cards.
+    """
+    cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
+    cdef uint64_t f1 = p.hands[1] & SUITMASK[TRUMP]
+    cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
+    cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
+    cdef uint64_t dall, top
+    cdef int r = 0, pts = 0, c, s
+    while dt:
+        dall = f1 | f2 | f3
+        c = highest(dt)
+        if dall and c < highest(dall):
+            break
+        dt &= ~((<uint64_t>1) << c)
+        pts += POINTS[c]
+        r += 1
+        f1 &= f1 - 1
+        f2 &= f2 - 1
+        f3 &= f3 - 1
+    if (f1 | f2 | f3) == 0:
+        dall = p.hands[1] | p.hands[2] | p.hands[3]
+        for s in range(4):
+            if s != TRUMP:
+                top = p.hands[0] & SUITMASK[s] & above_all(dall & SUITMASK[s])
+                if top:
+                    r += dd_popcount(top)
+                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    tricks[0] = r
+    if r:
+        pts += (cheapest_trumps_first(p.hands[1], r) + cheapest_trumps_first(p.hands[2], r)
+                + cheapest_trumps_first(p.hands[3], r))
+    return pts
+
+
+cdef inline int defender_cash(const Pos* p) noexcept nogil:
+    """Points the defenders surely take when the defender on lead cashes winners at once.
+
+    The leader leads his highest trump while it is above all the declarer's
+    trumps and above the lowest trump of each partner (partners follow with
+    their lowest trump, so the leader keeps the lead; the declarer follows
+    with his lowest, the worst case for us).  Once the declarer has no trump,
+    a plain card of the leader above all other cards of its suit wins as well
+    if each partner is out of trumps or holds enough cards of that suit not
+    to be forced to ruff.  Every other hand adds a card to each such trick:
+    the declarer trumps first while he holds them, the partners at least
+    their cheapest cards.
+    """
+    cdef int lead = p.leader
+    cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
+    cdef int a, b   # the two partners of the leader
+    cdef uint64_t lt = p.hands[lead] & SUITMASK[TRUMP]
+    cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
+    cdef uint64_t ta, tb, others, top
+    cdef int r = 0, pts = 0, c, s, n
+    if q1 == 0:
+        a = q2
+        b = q3
+    elif q2 == 0:
+        a = q1
+        b = q3
+    else:
+        a = q1
+        b = q2
+    ta = p.hands[a] & SUITMASK[TRUMP]
+    tb = p.hands[b] & SUITMASK[TRUMP]
+    while lt:
+        c = highest(lt)
+        if dt and c < highest(dt):
+            break
+        if (ta and dd_ctz(ta) > c) or (tb and dd_ctz(tb) > c):
+            break
+        lt &= ~((<uint64_t>1) << c)
+        pts += POINTS[c]
+        r += 1
+        dt &= dt - 1
+        ta &= ta - 1
+        tb &= tb - 1
+    if dt == 0:
+        for s in range(4):
+            if s != TRUMP:
+                others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
+                top = p.hands[lead] & SUITMASK[s] & above_all(others)
+                if top:
+                    n = dd_popcount(top)
+                    if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
+                        continue
+                    if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
+                        continue
+                    r += n
+                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    if r:
+        pts += cheapest_trumps_first(p.hands[0], r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
+    return pts
+
+
 cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
     return p.pts + (bonus if p.has_trick else 0)
 
@@ -398,6 +517,17 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if i > k:
                 k = i
             hi -= cheapest(p.hands[0], k)
+        # the side on lead may cash its winners at once
+        if p.leader == 0:
+            v = declarer_cash(p, &k)
+            if k:
+                v += p.pts + ctx.bonus
+                if v > lo:
+                    lo = v
+        else:
+            v = p.pts + p.rem_pts + ctx.bonus - defender_cash(p)
+            if v < hi:
+                hi = v
     if lo >= beta:
         return lo
     if hi <= alpha:
