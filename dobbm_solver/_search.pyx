@@ -484,26 +484,35 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
 
 
 cdef inline uint64_t canonical_key(const Pos* p, uint64_t* key) noexcept nogil:
-    """Key of a trick start with each suit's zero-point cards packed to the lowest ranks.
+    """Exact two-word key of a trick start, with each suit's zero-point cards packed to the lowest ranks.
 
     The 6 7 8 9 of a suit rank below all its point cards and count nothing, so
     only their order among the cards still held matters, not which were played.
+    The four (disjoint) packed hands are given by three 36-bit sets: the
+    cards present, those of seats 1 and 3, and those of seats 2 and 3;
+    these, the leader and the Match flag fill 111 bits of ``key[0..1]``.
     Returns the hash of the key.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
-    cdef uint64_t hsh = 0
+    cdef uint64_t ch[4]
+    cdef uint64_t a, b, cp, hsh
     cdef int i, s, z
     for i in range(4):
-        key[i] = p.hands[i] & ~ZERO_MASK
+        ch[i] = p.hands[i] & ~ZERO_MASK
     for s in range(4):
         z = (present >> (9 * s)) & 0xF
         if z:
             for i in range(4):
-                key[i] |= (<uint64_t>COMPRESS[z][(p.hands[i] >> (9 * s)) & 0xF]) << (9 * s)
-    key[0] |= (<uint64_t>(p.leader | (p.has_trick << 2))) << 40
-    for i in range(4):
-        hsh = (hsh ^ key[i]) * <uint64_t>0x9E3779B97F4A7C15ULL
-        hsh ^= hsh >> 29
+                ch[i] |= (<uint64_t>COMPRESS[z][(p.hands[i] >> (9 * s)) & 0xF]) << (9 * s)
+    a = ch[1] | ch[3]
+    b = ch[2] | ch[3]
+    cp = ch[0] | a | b
+    key[0] = a | (b << 36)
+    key[1] = (b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
+    hsh = (key[0] ^ (key[1] * <uint64_t>0xC2B2AE3D27D4EB4FULL)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    hsh ^= hsh >> 29
+    hsh *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    hsh ^= hsh >> 32
     return hsh
 
 
@@ -529,8 +538,7 @@ cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcep
     cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
     cdef int i
     for i in range(2):
-        if (e[i].gen == ctx.gen and e[i].key[0] == key[0] and e[i].key[1] == key[1]
-                and e[i].key[2] == key[2] and e[i].key[3] == key[3]):
+        if e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].gen == ctx.gen:
             return &e[i]
     return NULL
 
@@ -552,8 +560,6 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
             e = &b[1]
         e.key[0] = key[0]
         e.key[1] = key[1]
-        e.key[2] = key[2]
-        e.key[3] = key[3]
         e.gen = ctx.gen
         e.lower = lower
         e.upper = upper
@@ -572,7 +578,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
     cdef uint64_t h = 0, present = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
-    cdef uint64_t key[4]
+    cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
     ctx.nodes += 1
@@ -716,16 +722,18 @@ cdef class Core:
         self.n_entries = 2
         while self.n_entries * 2 <= want:
             self.n_entries *= 2
-        self.ctx.tt = <TTEntry*>calloc(self.n_entries, sizeof(TTEntry))
-        if self.ctx.tt == NULL:
+        # two-entry buckets, each one cache line: align the table to 64 bytes
+        self.tt_raw = calloc(self.n_entries * sizeof(TTEntry) + 64, 1)
+        if self.tt_raw == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
+        self.ctx.tt = <TTEntry*>((<size_t>self.tt_raw + 63) & ~(<size_t>63))
         self.ctx.tt_mask = self.n_entries - 1
         self.ctx.gen = 0
         self.ctx.nodes = 0
         memset(&self.root, 0, sizeof(Pos))
 
     def __dealloc__(self):
-        free(self.ctx.tt)
+        free(self.tt_raw)
 
     @property
     def table_entries(self) -> int:
