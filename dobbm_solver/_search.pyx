@@ -20,6 +20,12 @@ from libc.string cimport memset
 
 cdef extern from *:
     """
+    /* Without this GCC compiles popcount to a library call (the default
+       x86-64 target predates the POPCNT instruction, which every x86-64 CPU
+       since 2008-2010 has); the search spends a tenth of its time there. */
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
+    #pragma GCC target("popcnt")
+    #endif
     static inline int dd_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dd_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     """
