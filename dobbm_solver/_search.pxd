@@ -4,12 +4,14 @@
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
 
 cdef struct TTEntry:
-    uint64_t key[4]     # the four hands; leader and trick flag packed in key[0] bits 40..42; zero-point cards packed
+    # 32 bytes: a two-entry bucket fills one 64-byte cache line
+    uint64_t key[2]     # exact packed key of the trick start (see canonical_key)
     uint32_t gen        # search generation that wrote it (other generations are empty)
     int8_t lower        # bounds on the future points from this trick start
     int8_t upper
     int8_t best         # best card found here, or -1
     uint8_t depth       # cards left in all hands
+    uint64_t spare
 
 cdef struct Pos:
     uint64_t hands[4]   # seat 0 is the declarer, then clockwise
@@ -34,3 +36,4 @@ cdef class Core:
     cdef Ctx ctx
     cdef Pos root
     cdef size_t n_entries
+    cdef void* tt_raw
