@@ -9,9 +9,8 @@ cdef struct TTEntry:
     uint32_t gen        # search generation that wrote it (other generations are empty)
     int8_t lower        # bounds on the future points from this trick start
     int8_t upper
-    int8_t best         # best card found here, or -1
     uint8_t depth       # cards left in all hands
-    uint64_t spare
+    uint8_t spare[9]
 
 cdef struct Pos:
     uint64_t hands[4]   # seat 0 is the declarer, then clockwise
@@ -30,7 +29,8 @@ cdef struct Ctx:
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
     int64_t nodes
-    int history[4][36]  # history heuristic for move ordering
+    int history[4][36]  # history heuristic for following cards: cutoffs per seat and card
+    int lead_history[4][36]   # the same for leads, weighted by the cards left
 
 cdef class Core:
     cdef Ctx ctx

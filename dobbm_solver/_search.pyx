@@ -444,7 +444,7 @@ cdef inline bint overtaken(const Pos* p, int seat, int w) noexcept nogil:
 
 
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
-                            int ttbest, int* out) noexcept nogil:
+                            int* out) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many."""
     cdef int scores[12]
     cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
@@ -463,10 +463,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         hist = ctx.history[seat][c]
         if hist > 255:
             hist = 255
-        if c == ttbest:
-            sc = 1 << 24
-        elif p.ncards == 0:
-            sc = (lead_score(p, seat, c) << 8) + hist
+        if p.ncards == 0:
+            # leads: history first (it learns which leads refute), the static
+            # promise breaks ties; a table move (from a search at another
+            # threshold of MTD(f)) proved worse than this and is not kept
+            hist = ctx.lead_history[seat][c]
+            if hist > (1 << 19):
+                hist = 1 << 19
+            sc = (hist << 10) + lead_score(p, seat, c)
         elif safe:
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
@@ -522,24 +526,6 @@ cdef inline uint64_t canonical_key(const Pos* p, uint64_t* key) noexcept nogil:
     return hsh
 
 
-cdef inline int to_canonical(uint64_t present, int c) noexcept nogil:
-    cdef int r = c % 9
-    cdef int z
-    if r > 3:
-        return c
-    z = (present >> (c - r)) & 0xF
-    return c - r + dd_ctz(COMPRESS[z][1 << r])
-
-
-cdef inline int from_canonical(uint64_t present, int c) noexcept nogil:
-    cdef int r = c % 9
-    cdef int z
-    if c < 0 or r > 3:
-        return c
-    z = (present >> (c - r)) & 0xF
-    return c - r + NTH[z][r]
-
-
 cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcept nogil:
     cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
     cdef int i
@@ -550,7 +536,7 @@ cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcep
 
 
 cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
-                          int lower, int upper, int best, int depth) noexcept nogil:
+                          int lower, int upper, int depth) noexcept nogil:
     cdef TTEntry* e = tt_probe(ctx, key, h)
     cdef TTEntry* b
     if e == NULL:
@@ -575,15 +561,14 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
             e.lower = lower
         if upper < e.upper:
             e.upper = upper
-    e.best = best
 
 
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
     cdef int seat = (p.leader + p.ncards) & 3
-    cdef int lo, hi, v, best, bestmove = -1, ttbest = -1, n, i, k, depth = 0, alpha0, beta0
+    cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, present = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
+    cdef uint64_t h = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
     cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
@@ -639,7 +624,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         if depth == 8:
             return last_two(p, ctx.bonus)
         h = canonical_key(p, key)
-        present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
         e = tt_probe(ctx, key, h)
         if e != NULL:
             lo = p.pts + e.lower
@@ -654,11 +638,10 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                 alpha = lo
             if hi < beta:
                 beta = hi
-            ttbest = from_canonical(present, e.best)
     alpha0 = alpha
     beta0 = beta
 
-    n = order_moves(ctx, p, seat, drop_equivalent(p, legal_moves(p, seat)), ttbest, moves)
+    n = order_moves(ctx, p, seat, drop_equivalent(p, legal_moves(p, seat)), moves)
     if seat == 0:
         best = -INF
         for i in range(n):
@@ -667,11 +650,13 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             v = search(ctx, &child, alpha, beta)
             if v > best:
                 best = v
-                bestmove = moves[i]
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
-                        ctx.history[seat][moves[i]] += depth + 1
+                        if p.ncards == 0:
+                            ctx.lead_history[seat][moves[i]] += depth + 1
+                        else:
+                            ctx.history[seat][moves[i]] += 1
                         break
     else:
         best = INF
@@ -681,21 +666,23 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             v = search(ctx, &child, alpha, beta)
             if v < best:
                 best = v
-                bestmove = moves[i]
                 if v < beta:
                     beta = v
                     if alpha >= beta:
-                        ctx.history[seat][moves[i]] += depth + 1
+                        if p.ncards == 0:
+                            ctx.lead_history[seat][moves[i]] += depth + 1
+                        else:
+                            ctx.history[seat][moves[i]] += 1
                         break
 
     if p.ncards == 0:
         # bounds on the future points, relative to the window searched
         if best <= alpha0:
-            tt_store(ctx, key, h, 0, best - p.pts, to_canonical(present, bestmove), depth)
+            tt_store(ctx, key, h, 0, best - p.pts, depth)
         elif best >= beta0:
-            tt_store(ctx, key, h, best - p.pts, 127, to_canonical(present, bestmove), depth)
+            tt_store(ctx, key, h, best - p.pts, 127, depth)
         else:
-            tt_store(ctx, key, h, best - p.pts, best - p.pts, to_canonical(present, bestmove), depth)
+            tt_store(ctx, key, h, best - p.pts, best - p.pts, depth)
     return best
 
 
@@ -778,6 +765,7 @@ cdef class Core:
             self.ctx.gen = 1
         self.ctx.nodes = 0
         memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property
     def to_move(self) -> int:
@@ -833,7 +821,7 @@ cdef class Core:
             v = mtdf(&self.ctx, &p, 60)
         while p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]:
             seat = (p.leader + p.ncards) & 3
-            n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), -1, moves)
+            n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), moves)
             for i in range(n):
                 child = p
                 play(&child, moves[i])
