@@ -288,10 +288,35 @@ def spec_to_deal(spec: HandSpec, *, allow_revokes: bool = False) -> Deal:
 # loading text, streams and files
 
 
+MAX_TEXT = 32 * 1024 * 1024      # characters in one hand file
+MAX_NESTING = 64                  # open [ and { at once; a deal needs 2
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of flow brackets (quoted ones counted too: a safe over-estimate)."""
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif depth:
+            depth -= 1
+    return deepest
+
+
 def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
     """All specs of a YAML text; empty documents (a stray ``---``) are skipped."""
+    if len(text) > MAX_TEXT:
+        raise HandFileError(path, None, f"too large ({len(text)} characters; at most {MAX_TEXT})")
+    if _nesting(text) > MAX_NESTING:
+        # libyaml's parser recurses without a limit: refuse before it overflows the stack
+        raise HandFileError(path, None, f"nested more than {MAX_NESTING} levels deep: not a hand file")
     try:
         docs = list(yaml.load_all(text, Loader=_SAFE_LOADER))
+    except RecursionError:
+        raise HandFileError(path, None, "nested too deeply: not a hand file") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
@@ -312,6 +337,8 @@ def parse_deal_text(text: str, path: str = "<string>") -> list[Deal]:
 def _read(path: str | Path) -> str:
     name = str(path)
     try:
+        if Path(path).stat().st_size > 4 * MAX_TEXT:
+            raise HandFileError(name, None, f"too large ({Path(path).stat().st_size} bytes)")
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise HandFileError(name, None, "no such file") from None
