@@ -406,24 +406,6 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     return v0
 
 
-cdef inline int lead_score(const Pos* p, int seat, int c) noexcept nogil:
-    """Static promise of leading ``c``: sure winners first (trumps before plain suits), else low cards."""
-    cdef uint64_t opp, above, mine = p.hands[seat]
-    cdef int s = SUIT[c]
-    if seat == 0:
-        opp = p.hands[1] | p.hands[2] | p.hands[3]
-    else:
-        opp = p.hands[0]
-    above = opp & SUITMASK[s] & ~(((<uint64_t>2) << c) - 1)
-    if above == 0:
-        if s == TRUMP:
-            return 300 + POINTS[c]
-        if (opp & SUITMASK[s]) or not (opp & SUITMASK[TRUMP]):
-            return 200 + POINTS[c]
-        return 50 - POINTS[c]
-    return 100 - POINTS[c] * 2 - c % 9
-
-
 cdef inline uint64_t beaters(const Pos* p, int seat, int w) noexcept nogil:
     """Cards ``seat`` may legally play to the unfinished trick that beat card ``w``."""
     cdef uint64_t legal = legal_moves(p, seat)
@@ -464,13 +446,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         if hist > 255:
             hist = 255
         if p.ncards == 0:
-            # leads: history first (it learns which leads refute), the static
-            # promise breaks ties; a table move (from a search at another
-            # threshold of MTD(f)) proved worse than this and is not kept
+            # leads: by history (it learns which leads refute), higher cards
+            # first on ties.  Static promise (sure winners first, as a
+            # bridge solver would) and the table's move (from a search at
+            # another MTD(f) threshold) both ordered worse than this.
             hist = ctx.lead_history[seat][c]
             if hist > (1 << 19):
                 hist = 1 << 19
-            sc = (hist << 10) + lead_score(p, seat, c)
+            sc = (hist << 10) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
