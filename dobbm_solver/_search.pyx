@@ -180,13 +180,15 @@ cdef inline int highest(uint64_t cards) noexcept nogil:
     return 63 - __builtin_clzll(cards)
 
 
-cdef inline int cheapest_trumps_first(uint64_t hand, int k) noexcept nogil:
-    """The fewest points ``hand`` gives to ``k`` tricks if it must play trumps while it holds any."""
+cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
+    """The fewest points ``hand`` gives to ``r`` tricks whose first ``r1`` are led in trumps,
+    when it never trumps the others (it follows their suit or has no trump):
+    trumps to the trump leads while it has them, other cards to the rest."""
     cdef uint64_t tr = hand & SUITMASK[TRUMP]
-    cdef int t = dd_popcount(tr)
-    if t >= k:
-        return cheapest(tr, k)
-    return TRUMP_PTS[tr >> (9 * TRUMP)] + cheapest(hand & ~tr, k - t)
+    cdef int k = dd_popcount(tr)
+    if k > r1:
+        k = r1
+    return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
 
 
 cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
@@ -194,20 +196,21 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
 
     First the declarer leads his highest trump while it is above every
     defender's trump; each defender must follow with a trump (the lowest
-    costs least and keeps the highest, so that is the worst case for us).
-    If that draws all the defenders' trumps, every remaining trump of the
-    declarer and every plain card above all the defenders' cards of its suit
-    wins a trick too (no defender can ruff).  Each defender adds a card to
-    each of these tricks: trumps while it has them (it has to follow the trump
-    leads), at least its cheapest cards.  Sets ``tricks`` to their number;
-    returns the points of all their cards.
+    costs least and keeps the highest, so that is the worst case for us);
+    once the defenders have no trump left every trump of the declarer wins.
+    Then a plain card of the declarer above all the defenders' cards of its
+    suit wins, in a suit where every defender still holding a trump holds at
+    least as many cards as the declarer has such winners (so no one can
+    ruff).  Each defender adds a card to each of these tricks: trumps to the
+    trump leads while it has them, then other cards; at least the cheapest.
+    Sets ``tricks`` to their number; returns the points of all their cards.
     """
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t f1 = p.hands[1] & SUITMASK[TRUMP]
     cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
-    cdef uint64_t dall, top
-    cdef int r = 0, pts = 0, c, s
+    cdef uint64_t dall, top, sm
+    cdef int r = 0, r1, pts = 0, c, s, n
     while dt:
         dall = f1 | f2 | f3
         c = highest(dt)
@@ -219,18 +222,23 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         f1 &= f1 - 1
         f2 &= f2 - 1
         f3 &= f3 - 1
-    if (f1 | f2 | f3) == 0:
-        dall = p.hands[1] | p.hands[2] | p.hands[3]
-        for s in range(4):
-            if s != TRUMP:
-                top = p.hands[0] & SUITMASK[s] & above_all(dall & SUITMASK[s])
-                if top:
-                    r += dd_popcount(top)
-                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    r1 = r
+    dall = p.hands[1] | p.hands[2] | p.hands[3]
+    for s in range(4):
+        if s != TRUMP:
+            sm = SUITMASK[s]
+            top = p.hands[0] & sm & above_all(dall & sm)
+            if top:
+                n = dd_popcount(top)
+                if ((f1 and dd_popcount(p.hands[1] & sm) < n) or (f2 and dd_popcount(p.hands[2] & sm) < n)
+                        or (f3 and dd_popcount(p.hands[3] & sm) < n)):
+                    continue
+                r += n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     tricks[0] = r
     if r:
-        pts += (cheapest_trumps_first(p.hands[1], r) + cheapest_trumps_first(p.hands[2], r)
-                + cheapest_trumps_first(p.hands[3], r))
+        pts += (cheapest_split(p.hands[1], r1, r) + cheapest_split(p.hands[2], r1, r)
+                + cheapest_split(p.hands[3], r1, r))
     return pts
 
 
@@ -240,12 +248,12 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     The leader leads his highest trump while it is above all the declarer's
     trumps and above the lowest trump of each partner (partners follow with
     their lowest trump, so the leader keeps the lead; the declarer follows
-    with his lowest, the worst case for us).  Once the declarer has no trump,
-    a plain card of the leader above all other cards of its suit wins as well
-    if each partner is out of trumps or holds enough cards of that suit not
-    to be forced to ruff.  Every other hand adds a card to each such trick:
-    the declarer trumps first while he holds them, the partners at least
-    their cheapest cards.
+    with his lowest, the worst case for us).  Then a plain card of the leader
+    above all other cards of its suit wins as well if the declarer and each
+    partner are out of trumps or hold enough cards of that suit not to ruff
+    (the declarer could, a partner would have to).  Every other hand adds a
+    card to each such trick: the declarer trumps to the trump leads while he
+    holds them, then other cards; the partners at least their cheapest cards.
     """
     cdef int lead = p.leader
     cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
@@ -253,7 +261,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     cdef uint64_t lt = p.hands[lead] & SUITMASK[TRUMP]
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t ta, tb, others, top
-    cdef int r = 0, pts = 0, c, s, n
+    cdef int r = 0, r1, pts = 0, c, s, n
     if q1 == 0:
         a = q2
         b = q3
@@ -277,21 +285,23 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
         dt &= dt - 1
         ta &= ta - 1
         tb &= tb - 1
-    if dt == 0:
-        for s in range(4):
-            if s != TRUMP:
-                others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
-                top = p.hands[lead] & SUITMASK[s] & above_all(others)
-                if top:
-                    n = dd_popcount(top)
-                    if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
-                        continue
-                    if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
-                        continue
-                    r += n
-                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    r1 = r
+    for s in range(4):
+        if s != TRUMP:
+            others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
+            top = p.hands[lead] & SUITMASK[s] & above_all(others)
+            if top:
+                n = dd_popcount(top)
+                if dt and dd_popcount(p.hands[0] & SUITMASK[s]) < n:
+                    continue
+                if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
+                    continue
+                if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
+                    continue
+                r += n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
-        pts += cheapest_trumps_first(p.hands[0], r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
+        pts += cheapest_split(p.hands[0], r1, r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
     return pts
 
 
