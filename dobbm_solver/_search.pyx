@@ -7,11 +7,16 @@ the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
 at least one trick (Match rule; taking all eight gives 120 by itself).
 
 Search: fail-soft alpha-beta over single cards, called with null windows by
-an MTD(f) driver; transposition table at trick starts holding bounds on the
-*future* points (so entries hold whatever the points already taken), keyed
-exactly by the four hands, the leader and the Match flag, so results never
-depend on the table size; equivalent zero-point cards searched once; move
-ordering by table move, trick-winning heuristics and history counters.
+an MTD(f) driver working down from the most the declarer can reach;
+transposition table at trick starts holding bounds on the *future* points
+(so entries hold whatever the points already taken), keyed exactly by the
+four hands, the leader and the Match flag, so results never depend on the
+table size; equivalent zero-point cards searched once.  Bounds: sure trumps
+and, for the side on lead, the winners it can cash at once (drawing trumps,
+then top cards no one can ruff), each with the cheapest cards the others
+must add.  The last two tricks are solved by a small direct minimax.  Move
+ordering: leads by a history counter of their own, following cards by
+trick-winning heuristics and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
