@@ -7,11 +7,16 @@ the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
 at least one trick (Match rule; taking all eight gives 120 by itself).
 
 Search: fail-soft alpha-beta over single cards, called with null windows by
-an MTD(f) driver; transposition table at trick starts holding bounds on the
-*future* points (so entries hold whatever the points already taken), keyed
-exactly by the four hands, the leader and the Match flag, so results never
-depend on the table size; equivalent zero-point cards searched once; move
-ordering by table move, trick-winning heuristics and history counters.
+an MTD(f) driver working down from the most the declarer can reach;
+transposition table at trick starts holding bounds on the *future* points
+(so entries hold whatever the points already taken), keyed exactly by the
+four hands, the leader and the Match flag, so results never depend on the
+table size; equivalent zero-point cards searched once.  Bounds: sure trumps
+and, for the side on lead, the winners it can cash at once (drawing trumps,
+then top cards no one can ruff), each with the cheapest cards the others
+must add.  The last two tricks are solved by a small direct minimax.  Move
+ordering: leads by a history counter of their own, following cards by
+trick-winning heuristics and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -180,13 +185,15 @@ cdef inline int highest(uint64_t cards) noexcept nogil:
     return 63 - __builtin_clzll(cards)
 
 
-cdef inline int cheapest_trumps_first(uint64_t hand, int k) noexcept nogil:
-    """The fewest points ``hand`` gives to ``k`` tricks if it must play trumps while it holds any."""
+cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
+    """The fewest points ``hand`` gives to ``r`` tricks whose first ``r1`` are led in trumps,
+    when it never trumps the others (it follows their suit or has no trump):
+    trumps to the trump leads while it has them, other cards to the rest."""
     cdef uint64_t tr = hand & SUITMASK[TRUMP]
-    cdef int t = dd_popcount(tr)
-    if t >= k:
-        return cheapest(tr, k)
-    return TRUMP_PTS[tr >> (9 * TRUMP)] + cheapest(hand & ~tr, k - t)
+    cdef int k = dd_popcount(tr)
+    if k > r1:
+        k = r1
+    return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
 
 
 cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
@@ -194,20 +201,21 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
 
     First the declarer leads his highest trump while it is above every
     defender's trump; each defender must follow with a trump (the lowest
-    costs least and keeps the highest, so that is the worst case for us).
-    If that draws all the defenders' trumps, every remaining trump of the
-    declarer and every plain card above all the defenders' cards of its suit
-    wins a trick too (no defender can ruff).  Each defender adds a card to
-    each of these tricks: trumps while it has them (it has to follow the trump
-    leads), at least its cheapest cards.  Sets ``tricks`` to their number;
-    returns the points of all their cards.
+    costs least and keeps the highest, so that is the worst case for us);
+    once the defenders have no trump left every trump of the declarer wins.
+    Then a plain card of the declarer above all the defenders' cards of its
+    suit wins, in a suit where every defender still holding a trump holds at
+    least as many cards as the declarer has such winners (so no one can
+    ruff).  Each defender adds a card to each of these tricks: trumps to the
+    trump leads while it has them, then other cards; at least the cheapest.
+    Sets ``tricks`` to their number; returns the points of all their cards.
     """
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t f1 = p.hands[1] & SUITMASK[TRUMP]
     cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
-    cdef uint64_t dall, top
-    cdef int r = 0, pts = 0, c, s
+    cdef uint64_t dall, top, sm
+    cdef int r = 0, r1, pts = 0, c, s, n
     while dt:
         dall = f1 | f2 | f3
         c = highest(dt)
@@ -219,18 +227,23 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         f1 &= f1 - 1
         f2 &= f2 - 1
         f3 &= f3 - 1
-    if (f1 | f2 | f3) == 0:
-        dall = p.hands[1] | p.hands[2] | p.hands[3]
-        for s in range(4):
-            if s != TRUMP:
-                top = p.hands[0] & SUITMASK[s] & above_all(dall & SUITMASK[s])
-                if top:
-                    r += dd_popcount(top)
-                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    r1 = r
+    dall = p.hands[1] | p.hands[2] | p.hands[3]
+    for s in range(4):
+        if s != TRUMP:
+            sm = SUITMASK[s]
+            top = p.hands[0] & sm & above_all(dall & sm)
+            if top:
+                n = dd_popcount(top)
+                if ((f1 and dd_popcount(p.hands[1] & sm) < n) or (f2 and dd_popcount(p.hands[2] & sm) < n)
+                        or (f3 and dd_popcount(p.hands[3] & sm) < n)):
+                    continue
+                r += n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     tricks[0] = r
     if r:
-        pts += (cheapest_trumps_first(p.hands[1], r) + cheapest_trumps_first(p.hands[2], r)
-                + cheapest_trumps_first(p.hands[3], r))
+        pts += (cheapest_split(p.hands[1], r1, r) + cheapest_split(p.hands[2], r1, r)
+                + cheapest_split(p.hands[3], r1, r))
     return pts
 
 
@@ -240,12 +253,12 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     The leader leads his highest trump while it is above all the declarer's
     trumps and above the lowest trump of each partner (partners follow with
     their lowest trump, so the leader keeps the lead; the declarer follows
-    with his lowest, the worst case for us).  Once the declarer has no trump,
-    a plain card of the leader above all other cards of its suit wins as well
-    if each partner is out of trumps or holds enough cards of that suit not
-    to be forced to ruff.  Every other hand adds a card to each such trick:
-    the declarer trumps first while he holds them, the partners at least
-    their cheapest cards.
+    with his lowest, the worst case for us).  Then a plain card of the leader
+    above all other cards of its suit wins as well if the declarer and each
+    partner are out of trumps or hold enough cards of that suit not to ruff
+    (the declarer could, a partner would have to).  Every other hand adds a
+    card to each such trick: the declarer trumps to the trump leads while he
+    holds them, then other cards; the partners at least their cheapest cards.
     """
     cdef int lead = p.leader
     cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
@@ -253,7 +266,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     cdef uint64_t lt = p.hands[lead] & SUITMASK[TRUMP]
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t ta, tb, others, top
-    cdef int r = 0, pts = 0, c, s, n
+    cdef int r = 0, r1, pts = 0, c, s, n
     if q1 == 0:
         a = q2
         b = q3
@@ -277,21 +290,23 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
         dt &= dt - 1
         ta &= ta - 1
         tb &= tb - 1
-    if dt == 0:
-        for s in range(4):
-            if s != TRUMP:
-                others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
-                top = p.hands[lead] & SUITMASK[s] & above_all(others)
-                if top:
-                    n = dd_popcount(top)
-                    if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
-                        continue
-                    if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
-                        continue
-                    r += n
-                    pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    r1 = r
+    for s in range(4):
+        if s != TRUMP:
+            others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
+            top = p.hands[lead] & SUITMASK[s] & above_all(others)
+            if top:
+                n = dd_popcount(top)
+                if dt and dd_popcount(p.hands[0] & SUITMASK[s]) < n:
+                    continue
+                if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
+                    continue
+                if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
+                    continue
+                r += n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
-        pts += cheapest_trumps_first(p.hands[0], r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
+        pts += cheapest_split(p.hands[0], r1, r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
     return pts
 
 
@@ -406,24 +421,6 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     return v0
 
 
-cdef inline int lead_score(const Pos* p, int seat, int c) noexcept nogil:
-    """Static promise of leading ``c``: sure winners first (trumps before plain suits), else low cards."""
-    cdef uint64_t opp, above, mine = p.hands[seat]
-    cdef int s = SUIT[c]
-    if seat == 0:
-        opp = p.hands[1] | p.hands[2] | p.hands[3]
-    else:
-        opp = p.hands[0]
-    above = opp & SUITMASK[s] & ~(((<uint64_t>2) << c) - 1)
-    if above == 0:
-        if s == TRUMP:
-            return 300 + POINTS[c]
-        if (opp & SUITMASK[s]) or not (opp & SUITMASK[TRUMP]):
-            return 200 + POINTS[c]
-        return 50 - POINTS[c]
-    return 100 - POINTS[c] * 2 - c % 9
-
-
 cdef inline uint64_t beaters(const Pos* p, int seat, int w) noexcept nogil:
     """Cards ``seat`` may legally play to the unfinished trick that beat card ``w``."""
     cdef uint64_t legal = legal_moves(p, seat)
@@ -464,13 +461,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         if hist > 255:
             hist = 255
         if p.ncards == 0:
-            # leads: history first (it learns which leads refute), the static
-            # promise breaks ties; a table move (from a search at another
-            # threshold of MTD(f)) proved worse than this and is not kept
+            # leads: by history (it learns which leads refute), higher cards
+            # first on ties.  Static promise (sure winners first, as a
+            # bridge solver would) and the table's move (from a search at
+            # another MTD(f) threshold) both ordered worse than this.
             hist = ctx.lead_history[seat][c]
             if hist > (1 << 19):
                 hist = 1 << 19
-            sc = (hist << 10) + lead_score(p, seat, c)
+            sc = (hist << 10) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
@@ -687,15 +685,21 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
 
 
 cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
-    """MTD(f): a sequence of null-window searches closing in on the exact value."""
+    """MTD(f): a sequence of null-window searches closing in on the exact value.
+
+    Each search tests the current guess and moves the guess to the fail-soft
+    bound it returns.  Started from the top (the default), the searches
+    mostly prove upper bounds, which are cheap and whose table entries the
+    next, lower test reuses; on the benchmark deals this beat bisection and
+    bounded steps from the middle.
+    """
     cdef int lower = 0, upper = 120, g = guess, b
     while lower < upper:
         b = g + 1 if g == lower else g
-        # a search that moved the bound only a little is followed by a bisection
-        if b < (lower + upper + 1) // 2 - 4:
-            b = (lower + upper + 1) // 2 - 4
-        elif b > (lower + upper + 1) // 2 + 4:
-            b = (lower + upper + 1) // 2 + 4
+        if b > upper:
+            b = upper
+        elif b <= lower:
+            b = lower + 1
         g = search(ctx, p, b - 1, b)
         if g < b:
             upper = g
@@ -779,7 +783,8 @@ cdef class Core:
         """Exact final declarer points of the root under best play."""
         cdef int v
         if guess < 0:
-            guess = self.root.pts + self.root.trick_pts // 2 + (self.root.rem_pts + self.ctx.bonus) // 2
+            # the most the declarer can end with: MTD(f) works down from there
+            guess = self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus
         with nogil:
             v = mtdf(&self.ctx, &self.root, guess)
         return v
@@ -795,18 +800,16 @@ cdef class Core:
         """``[(card, value)]`` for every legal card of the seat to move."""
         cdef uint64_t moves = legal_moves(&self.root, self.to_move)
         cdef Pos child
-        cdef int c, v, g = -1
+        cdef int c, v, g
         out = []
         while moves:
             c = dd_ctz(moves)
             moves &= moves - 1
             child = self.root
             play(&child, c)
-            if g < 0:
-                g = child.pts + (child.rem_pts + child.trick_pts + self.ctx.bonus) // 2
+            g = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
             with nogil:
                 v = mtdf(&self.ctx, &child, g)
-            g = v
             out.append((c, v))
         return out
 
@@ -818,7 +821,7 @@ cdef class Core:
         cdef int moves[12]
         out = []
         with nogil:
-            v = mtdf(&self.ctx, &p, 60)
+            v = mtdf(&self.ctx, &p, p.pts + p.trick_pts + p.rem_pts + self.ctx.bonus)
         while p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]:
             seat = (p.leader + p.ncards) & 3
             n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), moves)
