@@ -173,5 +173,84 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
             click.echo(score_text(deal, sc, title, match_cost))
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="Result file, one row per deal: .jsonl/.json JSON lines, .csv CSV. "
+                   "Deals already in it are skipped, so rerunning resumes.")
+@click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
+              help="value: the declarer's points under best play; analyse: also the best card "
+                   "and a best line.")
+@click.option("-j", "--jobs", type=click.IntRange(1), metavar="N",
+              help="Local worker processes.  [default: all cores]")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
+                   "needs pip install 'dobbm-solver[dask]'.")
+@click.option("--limit", type=click.IntRange(0), metavar="N",
+              help="Solve at most N deals not yet in FILE, then stop.")
+@click.option("--skip-invalid", is_flag=True,
+              help="Leave out files and deals that do not load (a warning each) instead of stopping.")
+@click.option("--tt-mb", type=click.IntRange(1, 65536), default=DEFAULT_TT_MB, show_default=True,
+              help="Transposition table size in MiB, per worker.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
+def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, scheduler: str | None,
+          limit: int | None, skip_invalid: bool, tt_mb: int, quiet: bool) -> None:
+    """Solve many deals: every deal of the hand files PATH... (directories are searched
+    for *.yaml / *.yml) and one result row per deal appended to FILE.
+
+    Each row has the deal's id (FILE#N) and a hash of its notation, the deal, declarer,
+    contract, the declarer's trumps, the declarer's points, outcome and units, nodes and
+    seconds. Rows are written whole as results come in (sort by id for deal order); a
+    second run skips the deals already in FILE and solves again those edited since.
+    Ctrl-C stops at once: what is written stays, exit code 130.
+    """
+    import contextlib
+
+    from .study import StudyInterrupted, StudyRunError, collect_deals, output_format, run_study
+
+    def warn(e: ValueError) -> None:
+        click.echo(f"Warning: skipped: {e}", err=True)
+
+    def collect() -> list:
+        try:
+            return collect_deals(paths, on_invalid=warn if skip_invalid else None)
+        except ValueError as e:
+            if skip_invalid or not hasattr(e, "path"):   # not a hand file's content
+                raise
+            raise BadInput(f"{e} (--skip-invalid leaves such deals out)") from None
+
+    with contextlib.ExitStack() as stack:
+        bars: list = []
+
+        def start(summary) -> None:  # type: ignore[no-untyped-def]
+            if not quiet and summary.todo >= 2 and sys.stderr.isatty():
+                bars.append(stack.enter_context(
+                    click.progressbar(length=summary.todo, label="solving", file=sys.stderr)))
+
+        def advance(rows: list) -> None:
+            if bars:
+                bars[0].update(len(rows))
+
+        try:
+            _guard(lambda: output_format(output))
+            items = _guard(collect)
+            summary = _guard(lambda: run_study(
+                items, output, mode=mode, jobs=jobs, scheduler=scheduler, tt_mb=tt_mb,
+                limit=limit, on_start=start, on_rows=advance))
+        except StudyInterrupted as e:
+            stack.close()
+            click.echo(f"\n{e.summary.text()}", err=True)
+            sys.exit(130)
+        except KeyboardInterrupt:
+            stack.close()
+            click.echo("\ninterrupted: nothing written", err=True)
+            sys.exit(130)
+        except StudyRunError as e:
+            stack.close()
+            raise click.ClickException(str(e)) from None
+    if not quiet:
+        click.echo(summary.text(), err=True)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
