@@ -33,12 +33,27 @@ cdef extern from *:
     #endif
     static inline int dd_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dd_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* A hint only: transparent huge pages for the table where the OS has them. */
+    static inline void dd_advise_huge(void* p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(p, n, MADV_HUGEPAGE);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
     """
     int dd_ctz(unsigned long long x) nogil
     int dd_popcount(unsigned long long x) nogil
+    void dd_advise_huge(void* p, size_t n) nogil
+    void dd_prefetch(const void* p) nogil
     int __builtin_clzll(unsigned long long x) nogil
 
 cdef enum:
+    HUGE_PAGE = 2 * 1024 * 1024
     NCARDS = 36
     TRUMP = 2
     INF = 1000
@@ -586,6 +601,10 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
+        if depth > 8:
+            # fetch the table's bucket while the bounds are worked out
+            h = canonical_key(p, key)
+            dd_prefetch(&ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)])
     hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
     if p.ncards == 0:
         # at a trick start each sure trump wins a trick of its own for its side,
@@ -621,7 +640,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     if p.ncards == 0:
         if depth == 8:
             return last_two(p, ctx.bonus)
-        h = canonical_key(p, key)
         e = tt_probe(ctx, key, h)
         if e != NULL:
             lo = p.pts + e.lower
@@ -719,11 +737,13 @@ cdef class Core:
         self.n_entries = 2
         while self.n_entries * 2 <= want:
             self.n_entries *= 2
-        # two-entry buckets, each one cache line: align the table to 64 bytes
-        self.tt_raw = calloc(self.n_entries * sizeof(TTEntry) + 64, 1)
+        # two-entry buckets, each one cache line; the table is probed at
+        # random, so ask for huge pages (fewer TLB misses): align it to 2 MiB
+        self.tt_raw = calloc(self.n_entries * sizeof(TTEntry) + HUGE_PAGE, 1)
         if self.tt_raw == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
-        self.ctx.tt = <TTEntry*>((<size_t>self.tt_raw + 63) & ~(<size_t>63))
+        self.ctx.tt = <TTEntry*>((<size_t>self.tt_raw + HUGE_PAGE - 1) & ~(<size_t>(HUGE_PAGE - 1)))
+        dd_advise_huge(self.ctx.tt, self.n_entries * sizeof(TTEntry))
         self.ctx.tt_mask = self.n_entries - 1
         self.ctx.gen = 0
         self.ctx.nodes = 0
