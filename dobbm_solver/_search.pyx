@@ -489,7 +489,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
             if not overtaken(p, seat, c):
-                sc = (3 << 20) + (POINTS[c] << 12) + hist      # win it for good, with points
+                sc = (3 << 20) - ((c % 9) << 12) + hist       # win it for good, with the lowest such card
             else:
                 sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
         else:
