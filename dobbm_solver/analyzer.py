@@ -86,6 +86,7 @@ import multiprocessing
 import os
 import random
 import secrets
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -1386,6 +1387,8 @@ _WORKER: dict[str, Any] = {}
 
 def _worker_init(tt_mb: int) -> None:
     from .solver import Solver
+    # Ctrl-C is the parent's to handle: it cancels the work and shuts the pool down
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["solver"] = Solver(tt_mb)
 
 

@@ -11,6 +11,7 @@ import click
 from . import __version__
 from .deal import Deal
 from .handfile import HandSpec, dump_deal_yaml, deal_to_dict, load_specs, parse_specs, spec_to_deal
+from .analyzer import Advice
 from .notation import format_deal_line, parse_spec_line
 from .scoring import score_dict, score_hand, score_text
 from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
@@ -250,6 +251,124 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
             raise click.ClickException(str(e)) from None
     if not quiet:
         click.echo(summary.text(), err=True)
+
+
+def _advice_text(advice: Advice, title: str) -> str:
+    """A small table: option, expected units, win %, expected points, error."""
+    opts = advice.options
+    width = max(8, *(len(_option_name(o.option)) for o in opts))
+    rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
+            f"{advice.samples} samples, seed {advice.seed}",
+            f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
+            "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
+    for o in opts:
+        win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
+        pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
+        err = "-" if o.stderr is None else f"{o.stderr:.2f}"
+        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  {err:>7}  {o.samples:>7}")
+    rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
+    return "\n".join(rows)
+
+
+def _option_name(option: object) -> str:
+    return " ".join(option) if isinstance(option, (tuple, list)) else str(option)
+
+
+def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
+             jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
+    from .analyzer import analyze_bid, analyze_discard, analyze_double, make_view
+
+    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double}[command]
+    views = [(title, _guard(lambda: make_view(spec, command))) for title, spec in _read_specs(file, deal_line)]
+    for n, (title, view) in enumerate(views):
+        bar = None
+        if not quiet and sys.stderr.isatty():
+            bar = click.progressbar(length=1, label=f"{command}: solving samples", file=sys.stderr)
+        state = {"done": 0}
+
+        def progress(done: int, total: int) -> None:
+            if bar is not None:
+                bar.length = max(total, 1)
+                bar.update(done - state["done"])
+            state["done"] = done
+
+        try:
+            if bar is not None:
+                bar.__enter__()
+            advice = _guard(lambda: run(view, samples=samples, seed=seed, jobs=jobs, progress=progress))
+        except KeyboardInterrupt:
+            click.echo(f"{title}: interrupted after {state['done']} solves; no advice", err=True)
+            sys.exit(130)
+        finally:
+            if bar is not None:
+                bar.__exit__(None, None, None)
+        if as_json:
+            click.echo(json.dumps(advice.to_json()))
+        else:
+            if n:
+                click.echo()
+            shown = advice if limit is None or len(advice.options) <= limit else \
+                _replace(advice, options=advice.options[:limit])
+            click.echo(_advice_text(shown, title))
+            if shown is not advice:
+                click.echo(f"  ({len(advice.options) - limit} more lay-aways: --all shows every one)")
+
+
+def _replace(obj, **changes):
+    from dataclasses import replace
+    return replace(obj, **changes)
+
+
+def _analyzer_options(fn):
+    fn = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")(fn)
+    fn = click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")(fn)
+    fn = click.option("--jobs", "-j", type=click.IntRange(0, 256), default=None,
+                      help="Worker processes (default: all cores).")(fn)
+    fn = click.option("--seed", type=click.IntRange(min=0), default=None,
+                      help="Seed for reproducible sampling (default: random, and reported).")(fn)
+    fn = click.option("--samples", "-n", type=click.IntRange(2, 100000), default=None,
+                      help="Samples per option (default: adaptive, until the recommended "
+                           "option's points have a standard error of at most 1.5).")(fn)
+    fn = click.option("--deal", "deal_line", metavar="TEXT", help="The view in the one-line notation instead of a FILE.")(fn)
+    fn = click.argument("file", required=False)(fn)
+    return fn
+
+
+@main.command(context_settings=CONTEXT)
+@_analyzer_options
+def bid(file, deal_line, samples, seed, jobs, as_json, quiet) -> None:
+    """Pass, Dobbm or Solo? For `me` holding 8 cards before the bidding reaches them.
+
+    The unseen cards are sampled consistent with the bids said so far (README: bidding
+    model), Dobbm (with a player's lay-away from the 12 cards) and Solo are solved on every
+    sample, and the options ranked by expected units.
+    """
+    _analyze("bid", file, deal_line, samples, seed, jobs, as_json, quiet)
+
+
+@main.command(context_settings=CONTEXT)
+@_analyzer_options
+@click.option("--all", "show_all", is_flag=True, help="Show every lay-away, not the top 10.")
+def discard(file, deal_line, samples, seed, jobs, as_json, quiet, show_all) -> None:
+    """Which four cards to lay away? `me` declared Dobbm, holds the 8 dealt cards, `dobb` known.
+
+    Every legal lay-away (Sau rule) is ranked by expected units on shared samples, the
+    leaders getting more samples than the rest.
+    """
+    _analyze("discard", file, deal_line, samples, seed, jobs, as_json, quiet, None if show_all else 10)
+
+
+@main.command(context_settings=CONTEXT)
+@_analyzer_options
+def double(file, deal_line, samples, seed, jobs, as_json, quiet) -> None:
+    """Double (Schwacher) or play on? Retour or play on?
+
+    As a defender after the declarer says "I lie", or as the declarer facing a Schwacher
+    (`doublings: 1`): expected units both ways, with the declarer's hand sampled
+    consistent with the contract chosen.
+    """
+    _analyze("double", file, deal_line, samples, seed, jobs, as_json, quiet)
+
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,100 @@
+"""`dobbm bid`, `dobbm discard`, `dobbm double` through the CLI: output, JSON, seeds, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dobbm_solver.cards import parse_card
+from dobbm_solver.cli import main
+from dobbm_solver.rules import lay_away_error
+
+HANDS = Path(__file__).resolve().parents[1] / "hands"
+FAST = ["--samples", "6", "--jobs", "1", "--seed", "5"]
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("command, options", [
+    ("bid", {"pass", "dobbm", "solo"}),
+    ("double", {"double", "play on"}),
+])
+def test_json_advice(command, options):
+    r = run(command, str(HANDS / f"{command}.yaml"), "--json", *FAST)
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert {o["option"] for o in obj["options"]} == options
+    assert obj["recommendation"] == obj["options"][0]["option"]
+    # best first by expected units
+    evs = [o["ev_units"] for o in obj["options"]]
+    assert evs == sorted(evs, reverse=True)
+    for o in obj["options"]:
+        assert set(o) >= {"option", "ev_units", "win_probability", "expected_points", "stderr"}
+        if o["option"] != "pass":
+            assert 0 <= o["win_probability"] <= 1 and 0 <= o["expected_points"] <= 120 and o["stderr"] >= 0
+
+
+def test_discard_json_ranks_every_legal_lay_away():
+    r = run("discard", str(HANDS / "discard.yaml"), "--json", *FAST)
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    lay = [o["option"] for o in obj["options"]]
+    assert len(lay) == len({tuple(x) for x in lay}) == obj["info"]["lay_aways"]
+    for four in lay:
+        assert len(four) == 4
+        assert lay_away_error(sum(1 << parse_card(c) for c in four)) is None
+    assert obj["recommendation"] == lay[0]
+
+
+def test_text_table_and_all():
+    r = run("discard", str(HANDS / "discard.yaml"), *FAST)
+    assert r.exit_code == 0
+    assert "recommendation:" in r.stdout and "--all shows every one" in r.stdout
+    top = [ln for ln in r.stdout.splitlines() if ln.startswith("  ") and "." in ln and "units" not in ln]
+    r_all = run("discard", str(HANDS / "discard.yaml"), "--all", *FAST)
+    rows = [ln for ln in r_all.stdout.splitlines() if ln.startswith("  ") and "." in ln and "units" not in ln]
+    assert len(rows) > len(top) >= 10
+
+
+def test_seed_reproduces_output():
+    a = run("bid", str(HANDS / "bid.yaml"), "--json", *FAST)
+    b = run("bid", str(HANDS / "bid.yaml"), "--json", *FAST)
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    ja.pop("seconds"), jb.pop("seconds")
+    assert ja == jb
+
+
+def test_retour_for_the_declarer():
+    r = run("double", str(HANDS / "double_retour.yaml"), "--json", *FAST)
+    assert r.exit_code == 0
+    obj = json.loads(r.stdout)
+    assert obj["role"] == "declarer" and {o["option"] for o in obj["options"]} == {"retour", "play on"}
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["bid", "nonexistent.yaml"], "no such file"),
+    (["bid", str(HANDS / "bid.yaml"), "--samples", "0"], "--samples"),
+    (["bid", str(HANDS / "bid.yaml"), "--seed", "-3"], "--seed"),
+    (["bid", str(HANDS / "bid.yaml"), "--samples", "100000000"], "--samples"),
+    (["discard", str(HANDS / "bid.yaml")], "Error: "),
+    (["double", str(HANDS / "example.yaml")], "me"),
+])
+def test_bad_input_is_one_clean_line(args, needle):
+    r = run(*args)
+    assert r.exit_code == 2
+    lines = r.stderr.strip().splitlines()
+    assert "Traceback" not in r.output
+    assert needle in r.stderr
+    assert len([ln for ln in lines if ln.startswith("Error")]) == 1
+
+
+def test_bad_view_names_file_and_key(tmp_path):
+    f = tmp_path / "v.yaml"
+    f.write_text("seats: [Anna, Bert, Cora, Dave]\nme: Bert\nhands:\n  Bert: HA H10 HK EA E9 L8 L7 XX\n")
+    r = run("bid", str(f), *FAST)
+    assert r.exit_code == 2 and r.stderr.startswith(f"Error: {f}: hands.Bert: unknown card")
