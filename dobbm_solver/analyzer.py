@@ -1380,6 +1380,8 @@ def _estimate(option: Any, fit: _Plain, pays: Sequence[float], points: Sequence[
 # running samples on a process pool
 
 DEFAULT_TT_MB = 32
+#: At most this many work items go to a worker at once.
+CHUNK_ITEMS = 8
 Progress = Callable[[int, int], None]
 
 _WORKER: dict[str, Any] = {}
@@ -1474,6 +1476,8 @@ class _Engine:
         self.features: dict[int, tuple[float, ...]] = {}
         self._cv_futures: list[Future] = []
         self._cv: _ControlVariates | None = None
+        #: set by Ctrl-C during :meth:`run`: the work stops, what was solved stays
+        self.interrupted = False
 
     def __enter__(self) -> "_Engine":
         if self.jobs > 1:
@@ -1529,13 +1533,17 @@ class _Engine:
             if self.progress:
                 self.progress(self.done, self.total)
 
-        if not items:
+        if not items or self.interrupted:
             return
         if self.pool is None:
-            for item in items:
-                take(_task_solve(self.view, self.seed, [item]), cost(item[1]))
+            try:
+                for item in items:
+                    take(_task_solve(self.view, self.seed, [item]), cost(item[1]))
+            except KeyboardInterrupt:
+                self.interrupted = True
             return
-        n_chunks = max(1, min(len(items), self.jobs * 6))
+        # small chunks: steady progress, and Ctrl-C waits for little running work
+        n_chunks = max(1, min(len(items), max(self.jobs * 6, -(-len(items) // CHUNK_ITEMS))))
         size = -(-len(items) // n_chunks)
         chunks = [list(items[i:i + size]) for i in range(0, len(items), size)]
         futures = {self.pool.submit(_task_solve, self.view, self.seed, ch): ch for ch in chunks}
@@ -1545,10 +1553,19 @@ class _Engine:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     take(f.result(), sum(cost(p) for _, p in futures[f]))
+        except KeyboardInterrupt:
+            # Ctrl-C: keep what is solved; the caller reports it as partial
+            for f in pending:
+                f.cancel()
+            self.interrupted = True
         except BaseException:
             for f in pending:
                 f.cancel()
             raise
+
+    def has(self, index: int, key: Any) -> bool:
+        """Whether sample ``index`` has a result under ``key``."""
+        return key in self.results.get(index, ())
 
 
 def _resolve_jobs(jobs: int | None) -> int:
@@ -1665,6 +1682,8 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
         out = []
         pays_by: dict[str, dict[int, float]] = {}
         for o in playable:
+            if not solved[o]:   # interrupted before this option was solved once
+                continue
             idx, pays, p, w = option_series(eng, o)
             fit = eng.fit(idx)
             out.append(_estimate(o, fit, pays, p, w if o == "dobbm" else None))
@@ -1683,8 +1702,13 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
             items = [(i, tuple(active)) for i in range(start, n)]
             eng.run(items, len)
             for o in active:
-                solved[o].extend(range(start, n))
+                solved[o].extend(i for i in range(start, n) if eng.has(i, o))
             start = n
+            if eng.interrupted:
+                if not any(solved.values()):
+                    raise KeyboardInterrupt
+                stopped = "interrupted"
+                break
             if fixed is not None:
                 break
             ests, pays_by = estimates(eng)
@@ -1716,7 +1740,7 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
         "stopped": stopped,
         "target_stderr": target,
     }
-    if "dobbm" in playable:
+    if "dobbm" in playable and solved["dobbm"]:
         w = [eng.results[i]["dobbm"][0] for i in solved["dobbm"]]
         info["overcall_probability"] = round(1.0 - sum(w) / len(w), 4)
     notes = ["open-card play of each sample is the standard Monte Carlo approximation: "
@@ -1771,10 +1795,15 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
             eng.plan(n - start + (0 if fixed else BATCH))
             eng.run([(i, None) for i in range(start, n)], lambda p: 1)
             start = n
-            idx = list(range(n))
+            idx = [i for i in range(n) if eng.has(i, "points")]
+            if eng.interrupted and not idx:
+                raise KeyboardInterrupt
             pts = [eng.results[i]["points"] for i in idx]
             fit = eng.fit(idx)
             on = _estimate("play on", fit, [float(payment(p, contract, d, declarer)) for p in pts], pts)
+            if eng.interrupted:
+                stopped = "interrupted"
+                break
             if fixed is not None:
                 break
             if on.stderr is not None and on.stderr <= target:
@@ -1797,7 +1826,7 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
              "the other side's answer to a double (a Retour back) is not modelled"]
     if view.role == "defender":
         notes.append("a defender's units are their own settlement with the declarer")
-    return Advice("double", view.me, view.role, ests[0].option, tuple(ests), n, seed, eng.jobs,
+    return Advice("double", view.me, view.role, ests[0].option, tuple(ests), len(idx), seed, eng.jobs,
                   time.perf_counter() - t0, margin, mse, info, tuple(notes))
 
 
@@ -1875,7 +1904,10 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
                 work.append((i, tuple(rs[a:a + piece])))
         eng.run(work, len)
         for r in group:
-            solved[r] = max(solved[r], upto)
+            k = solved[r]
+            while k < upto and eng.has(k, r):   # samples 0..k-1 solved, also when interrupted
+                k += 1
+            solved[r] = k
 
     with _Engine(view, seed, jobs, progress) as eng:
         eng.start_cv(needed=fixed is None or fixed >= CV_MIN_SAMPLES)
@@ -1900,11 +1932,25 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
                             chosen.append(r)
                 group = chosen
             extend(eng, group, upto)
-        ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
-        group = ranked[:max(1, finalists)]
+            if eng.interrupted:
+                break
+        if eng.interrupted:
+            # Ctrl-C: rank what was solved; lay-aways not solved once are left out
+            reps = [r for r in reps if solved[r] > 0]
+            if not reps:
+                raise KeyboardInterrupt
+            stopped = "interrupted"
+            classes = [(r, m) for r, m in classes if r in reps]
+            group = [r for r in group if r in reps] or reps[:1]
+        else:
+            ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
+            group = ranked[:max(1, finalists)]
         n = final_n
-        while True:
+        while not eng.interrupted:
             extend(eng, group, n)
+            if eng.interrupted:
+                stopped = "interrupted"
+                break
             if fixed is not None:
                 break
             fit = eng.fit(list(range(n)))

@@ -302,8 +302,11 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         finally:
             if bar is not None:
                 bar.__exit__(None, None, None)
+        partial = advice.info.get("stopped") == "interrupted"
+        if partial:
+            title += " [PARTIAL: interrupted]"
         if as_json:
-            click.echo(json.dumps(advice.to_json()))
+            click.echo(json.dumps({**advice.to_json(), "partial": partial}))
         else:
             if n:
                 click.echo()
@@ -312,6 +315,10 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
             click.echo(_advice_text(shown, title))
             if shown is not advice:
                 click.echo(f"  ({len(advice.options) - limit} more lay-aways: --all shows every one)")
+        if partial:
+            click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
+                       err=True)
+            sys.exit(130)
 
 
 def _replace(obj, **changes):

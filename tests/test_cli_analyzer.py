@@ -98,3 +98,45 @@ def test_bad_view_names_file_and_key(tmp_path):
     f.write_text("seats: [Anna, Bert, Cora, Dave]\nme: Bert\nhands:\n  Bert: HA H10 HK EA E9 L8 L7 XX\n")
     r = run("bid", str(f), *FAST)
     assert r.exit_code == 2 and r.stderr.startswith(f"Error: {f}: hands.Bert: unknown card")
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(d.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc")
+def test_ctrl_c_prints_partial_advice_and_exits_130():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "dobbm_solver.cli", "bid", str(HANDS / "bid.yaml"), "--json",
+         "--seed", "1", "--samples", "2000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # wait until some samples are solved (the workers are up), then interrupt
+    deadline = time.time() + 20
+    while time.time() < deadline and len(_children(p.pid)) < 2:
+        time.sleep(0.1)
+    time.sleep(2.0)
+    kids = _children(p.pid)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err.decode()
+    obj = json.loads(out)
+    assert obj["partial"] is True and 0 < obj["samples"] < 2000
+    assert obj["recommendation"] == obj["options"][0]["option"]
+    time.sleep(0.5)
+    assert not [k for k in kids if Path(f"/proc/{k}").exists()], "worker processes left behind"
