@@ -8,10 +8,11 @@ at least one trick (Match rule; taking all eight gives 120 by itself).
 
 Search: fail-soft alpha-beta over single cards, called with null windows by
 an MTD(f) driver working down from the most the declarer can reach;
-transposition table at trick starts holding bounds on the *future* points
-(so entries hold whatever the points already taken), keyed exactly by the
-four hands, the leader and the Match flag, so results never depend on the
-table size; equivalent zero-point cards searched once.  Bounds: sure trumps
+transposition table at trick starts holding bounds on the *future* points,
+stored independently of the points already taken and of the bonus (so
+entries hold across positions and lay-aways, see ``tt_encode``), keyed
+exactly by the four hands, the leader and the Match flag, so results never
+depend on the table size; equivalent zero-point cards searched once.  Bounds: sure trumps
 and, for the side on lead, the winners it can cash at once (drawing trumps,
 then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
