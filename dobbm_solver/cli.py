@@ -9,12 +9,12 @@ from typing import Callable, Iterable, TypeVar
 import click
 
 from . import __version__
-from .deal import Deal
-from .handfile import HandSpec, dump_deal_yaml, deal_to_dict, load_specs, parse_specs, spec_to_deal
 from .analyzer import Advice
+from .deal import Deal
+from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, load_specs, parse_specs, spec_to_deal
 from .notation import format_deal_line, parse_spec_line
-from .scoring import score_dict, score_hand, score_text
 from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
+from .scoring import score_dict, score_hand, score_text
 from .solver import DEFAULT_TT_MB, Solver
 
 T = TypeVar("T")
@@ -265,7 +265,8 @@ def _advice_text(advice: Advice, title: str) -> str:
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
-        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  {err:>7}  {o.samples:>7}")
+        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
+                    f"{err:>7}  {o.samples:>7}")
     rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
     return "\n".join(rows)
 
@@ -336,7 +337,8 @@ def _analyzer_options(fn):
     fn = click.option("--samples", "-n", type=click.IntRange(2, 100000), default=None,
                       help="Samples per option (default: adaptive, until the recommended "
                            "option's points have a standard error of at most 1.5).")(fn)
-    fn = click.option("--deal", "deal_line", metavar="TEXT", help="The view in the one-line notation instead of a FILE.")(fn)
+    fn = click.option("--deal", "deal_line", metavar="TEXT",
+                      help="The view in the one-line notation instead of a FILE.")(fn)
     fn = click.argument("file", required=False)(fn)
     return fn
 

@@ -12,8 +12,18 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .cards import (
-    BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_name, card_points, legal_cards,
-    popcount, set_names, set_points, trick_winner,
+    BB_ALL,
+    DOBB_SIZE,
+    HAND_SIZE,
+    Card,
+    CardSet,
+    card_name,
+    card_points,
+    legal_cards,
+    popcount,
+    set_names,
+    set_points,
+    trick_winner,
 )
 from .rules import CONTRACTS, lay_away_error
 
@@ -203,7 +213,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
     for n, t in enumerate(deal.tricks, 1):
         if len(set(t)) != len(t):
             raise DealError("tricks", f"trick {n} holds a card twice")
-        account(t, f"tricks")
+        account(t, "tricks")
     if deal.contract == "solo" or deal.needs_discard:
         account(scan_forward(deal.dobb), "dobb")
     else:
