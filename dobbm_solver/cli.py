@@ -81,8 +81,23 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
 def main() -> None:
     """Double-dummy solver and hand analyzer for Dobbm, the Tarock game of the Stubai valley.
 
-    Hand files are YAML (one deal per document); see README for the keys and the
-    one-line deal notation.
+    Hand files are YAML, one deal per document (see README for the keys and the one-line
+    deal notation). Points are always the declarer's final points (0..120); units are what
+    each defender pays the declarer (negative: what the declarer pays each).
+
+    \b
+    Examples:
+      dobbm solve hands/example.yaml            exact best play with open cards
+      dobbm solve --json hands/midplay.yaml     the same as JSON lines
+      dobbm solve hands/discard_study.yaml      rank every lay-away with open cards
+      dobbm bid hands/bid.yaml                  pass, Dobbm or Solo from your own cards
+      dobbm discard hands/discard.yaml          which four cards to lay away
+      dobbm double hands/double.yaml            Schwacher or play on
+      dobbm check hands/example.yaml            validate and normalise a hand file
+      dobbm score hands/finished.yaml           score a finished hand, revokes charged
+      dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
+
+    Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
     """
 
 
