@@ -76,7 +76,18 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     return click.progressbar(items, label=label, file=sys.stderr)  # type: ignore[return-value]
 
 
-@click.group(context_settings=CONTEXT)
+class _Group(click.Group):
+    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="dobbm")
 def main() -> None:
     """Double-dummy solver and hand analyzer for Dobbm, the Tarock game of the Stubai valley.
