@@ -21,13 +21,13 @@ from .cards import (
     card_points,
     legal_cards,
     popcount,
+    scan_forward,
     set_names,
     set_points,
     trick_winner,
 )
 from .rules import CONTRACTS, lay_away_error
 
-SEATS_ACTIVE = 4
 
 
 class DealError(ValueError):
@@ -207,7 +207,6 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
                 raise DealError(where, f"{card_name(c)} is also in {seen[c]}")
             seen[c] = where
 
-    from .cards import scan_forward
     for s in active:
         account(scan_forward(deal.hands[s]), f"hands.{s}")
     for n, t in enumerate(deal.tricks, 1):
