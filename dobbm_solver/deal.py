@@ -29,7 +29,6 @@ from .cards import (
 from .rules import CONTRACTS, lay_away_error
 
 
-
 class DealError(ValueError):
     """A deal that breaks the rules or does not add up; ``key`` names the offending key."""
 
