@@ -506,15 +506,16 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     return n
 
 
-cdef inline uint64_t canonical_key(const Pos* p, uint64_t* key) noexcept nogil:
+cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexcept nogil:
     """Exact two-word key of a trick start, with each suit's zero-point cards packed to the lowest ranks.
 
     The 6 7 8 9 of a suit rank below all its point cards and count nothing, so
     only their order among the cards still held matters, not which were played.
     The four (disjoint) packed hands are given by three 36-bit sets: the
     cards present, those of seats 1 and 3, and those of seats 2 and 3;
-    these, the leader and the Match flag fill 111 bits of ``key[0..1]``.
-    Returns the hash of the key.
+    these, the leader, the Match flag and (before the declarer's first trick)
+    whether the bonus is zero fill 112 bits of ``key[0..1]``; the bonus
+    itself is not in the key (see ``tt_encode``).  Returns the hash of the key.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ch[4]
@@ -531,12 +532,52 @@ cdef inline uint64_t canonical_key(const Pos* p, uint64_t* key) noexcept nogil:
     b = ch[2] | ch[3]
     cp = ch[0] | a | b
     key[0] = a | (b << 36)
-    key[1] = (b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
+    key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
+              | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
     hsh = (key[0] ^ (key[1] * <uint64_t>0xC2B2AE3D27D4EB4FULL)) * <uint64_t>0x9E3779B97F4A7C15ULL
     hsh ^= hsh >> 29
     hsh *= <uint64_t>0xBF58476D1CE4E5B9ULL
     hsh ^= hsh >> 32
     return hsh
+
+
+cdef inline int tt_encode(const Pos* p, int bonus, int v, bint upper) noexcept nogil:
+    """A bound on the final points ``v``, as stored: independent of the points taken and the bonus.
+
+    So entries hold across lay-aways (``Core.set_position(keep_table=True)``).
+    After the declarer's first trick ``v`` is points taken + bonus + future
+    trick points: the table holds the latter.  Before it, ``v`` is 0 (the
+    declarer takes no trick) or bonus + the declarer's trick points, at
+    least the bonus; with a bonus ``b`` > 0 the map ``0 -> -1``, ``v -> v - b``
+    is increasing on these values and the same minimax for every such ``b``
+    (leaves: -1 without a trick, else the trick points), so it commutes with
+    the search: the table holds that (a zero bonus has a key bit of its own).
+    A lower bound ``v >= x`` becomes ``w >= -1`` for ``x <= 0``, else
+    ``w >= max(x - b, 0)``; an upper bound ``v <= x``, ``w <= -1`` for
+    ``x < b`` (then ``v`` is 0), else ``w <= x - b``.
+    """
+    if p.has_trick:
+        v -= p.pts + bonus
+        if v < 0:
+            v = 0 if not upper else v
+        return v
+    if upper:
+        if v < bonus or (bonus == 0 and v < 0):
+            return -1
+        return v - bonus
+    if v <= 0:
+        return -1
+    v -= bonus
+    return v if v > 0 else 0
+
+
+cdef inline int tt_decode(const Pos* p, int bonus, int w) noexcept nogil:
+    """The bound on the final points for the stored bound ``w`` (see ``tt_encode``)."""
+    if p.has_trick:
+        return p.pts + bonus + w
+    if w < 0:
+        return 0
+    return w + bonus
 
 
 cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcept nogil:
@@ -603,7 +644,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             return last_trick(p, ctx.bonus)
         if depth > 8:
             # fetch the table's bucket while the bounds are worked out
-            h = canonical_key(p, key)
+            h = canonical_key(p, ctx.bonus, key)
             dd_prefetch(&ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)])
     hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
     if p.ncards == 0:
@@ -642,8 +683,8 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             return last_two(p, ctx.bonus)
         e = tt_probe(ctx, key, h)
         if e != NULL:
-            lo = p.pts + e.lower
-            hi = p.pts + e.upper
+            lo = tt_decode(p, ctx.bonus, e.lower)
+            hi = tt_decode(p, ctx.bonus, e.upper)
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -694,11 +735,12 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     if p.ncards == 0:
         # bounds on the future points, relative to the window searched
         if best <= alpha0:
-            tt_store(ctx, key, h, 0, best - p.pts, depth)
+            tt_store(ctx, key, h, -1, tt_encode(p, ctx.bonus, best, True), depth)
         elif best >= beta0:
-            tt_store(ctx, key, h, best - p.pts, 127, depth)
+            tt_store(ctx, key, h, tt_encode(p, ctx.bonus, best, False), 127, depth)
         else:
-            tt_store(ctx, key, h, best - p.pts, best - p.pts, depth)
+            tt_store(ctx, key, h, tt_encode(p, ctx.bonus, best, False),
+                     tt_encode(p, ctx.bonus, best, True), depth)
     return best
 
 
@@ -761,8 +803,15 @@ cdef class Core:
         """Nodes searched since the position was set."""
         return self.ctx.nodes
 
-    def set_position(self, hands, int leader, trick, int points, bint has_trick, int bonus):
-        """Set the root and start a new table generation (old entries count as empty)."""
+    def set_position(self, hands, int leader, trick, int points, bint has_trick, int bonus,
+                     bint keep_table=False):
+        """Set the root and start a new table generation (old entries count as empty).
+
+        With ``keep_table`` the table and the move-ordering history are kept:
+        the entries hold for any root (they do not depend on the points taken
+        or the bonus), so a run of related roots -- the lay-aways of one
+        Dobbm -- share their work.  Values are exact either way.
+        """
         cdef int s, c
         cdef Pos p
         memset(&p, 0, sizeof(Pos))
@@ -783,6 +832,9 @@ cdef class Core:
             p.ncards += 1
         self.root = p
         self.ctx.bonus = bonus
+        self.ctx.nodes = 0
+        if keep_table and self.ctx.gen != 0:
+            return
         self.ctx.gen += 1
         if self.ctx.gen == 0:   # wrapped: really clear
             memset(self.ctx.tt, 0, self.n_entries * sizeof(TTEntry))

@@ -87,7 +87,8 @@ class Solver:
         self._core = _search.Core(tt_mb)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, state: PlayState | None = None) -> tuple[PlayState, tuple[str, ...]]:
+    def _load(self, deal: Deal, state: PlayState | None = None,
+              keep_table: bool = False) -> tuple[PlayState, tuple[str, ...]]:
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
         state = state or replay(deal, check=False)
@@ -97,7 +98,7 @@ class Solver:
         hands = [deal.hands[s] for s in order]
         self._core.set_position(hands, order.index(state.leader), list(state.trick),
                                 state.declarer_trick_points, state.declarer_tricks > 0,
-                                deal.bonus_points)
+                                deal.bonus_points, keep_table)
         return state, order
 
     def _final(self, deal: Deal, state: PlayState) -> int:
@@ -142,8 +143,9 @@ class Solver:
             discard = sum(1 << c for c in four)
             if not legal_lay_away(discard):
                 continue
-            sol = self.solve(deal.with_discard(discard))
-            results.append(DiscardResult(discard, sol.declarer_points, sol.nodes))
+            # the lay-aways share one table: its entries do not depend on the bonus
+            self._load(deal.with_discard(discard), keep_table=bool(results))
+            results.append(DiscardResult(discard, self._core.value(), self._core.nodes))
         results.sort(key=lambda r: -r.declarer_points)
         return results
 
