@@ -12,6 +12,8 @@ the Dobb's (Solo) or the lay-away's (Dobbm) points and the Match rule included.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Mapping
@@ -85,10 +87,11 @@ class Solver:
             raise SolveError(f"table size must be a whole number of MiB, at least 1, not {tt_mb!r}")
         self.tt_mb = tt_mb
         self._core = _search.Core(tt_mb)
+        self._extra_cores: list = []      # more tables for study_discards(jobs > 1)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, state: PlayState | None = None,
-              keep_table: bool = False) -> tuple[PlayState, tuple[str, ...]]:
+    def _load(self, deal: Deal, state: PlayState | None = None, keep_table: bool = False,
+              core=None) -> tuple[PlayState, tuple[str, ...]]:
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
         state = state or replay(deal, check=False)
@@ -96,9 +99,9 @@ class Solver:
         d = active.index(deal.declarer)
         order = tuple(active[(d + i) % 4] for i in range(4))   # relative seat 0 = declarer
         hands = [deal.hands[s] for s in order]
-        self._core.set_position(hands, order.index(state.leader), list(state.trick),
-                                state.declarer_trick_points, state.declarer_tricks > 0,
-                                deal.bonus_points, keep_table)
+        (core or self._core).set_position(hands, order.index(state.leader), list(state.trick),
+                                          state.declarer_trick_points, state.declarer_tricks > 0,
+                                          deal.bonus_points, keep_table)
         return state, order
 
     def _final(self, deal: Deal, state: PlayState) -> int:
@@ -133,21 +136,57 @@ class Solver:
         return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
                         deal.doublings, cards, line)
 
-    def study_discards(self, deal: Deal) -> list[DiscardResult]:
-        """Every legal lay-away of a Dobbm (declarer holding the 8 dealt cards), best first."""
+    def study_discards(self, deal: Deal, jobs: int | None = None) -> list[DiscardResult]:
+        """Every legal lay-away of a Dobbm (declarer holding the 8 dealt cards), best first.
+
+        The lay-aways are split into ``jobs`` runs of consecutive ones (default:
+        one per available CPU), each solved in a thread of its own with a
+        table of its own (``jobs - 1`` tables of ``tt_mb`` MiB more, kept for
+        the next study); the search releases the GIL.  Within a run the
+        lay-aways share their table.  The values do not depend on ``jobs``
+        (the node counts do); ``jobs=1`` uses this solver's table alone.
+        Ties keep the lay-aways in ``combinations`` order.
+        """
         if not deal.needs_discard:
             raise SolveError("discard: the study needs a Dobbm with the Dobb not yet taken")
+        if jobs is None:
+            jobs = _available_cpus()
+        if not isinstance(jobs, int) or jobs < 1:
+            raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
         twelve = deal.hands[deal.declarer] | deal.dobb
-        results = []
-        for four in combinations(list(scan_forward(twelve)), 4):
-            discard = sum(1 << c for c in four)
-            if not legal_lay_away(discard):
-                continue
-            # the lay-aways share one table: its entries do not depend on the bonus
-            self._load(deal.with_discard(discard), keep_table=bool(results))
-            results.append(DiscardResult(discard, self._core.value(), self._core.nodes))
+        discards = [d for d in (sum(1 << c for c in four)
+                                for four in combinations(list(scan_forward(twelve)), 4))
+                    if legal_lay_away(d)]
+        jobs = min(jobs, len(discards))
+        if jobs <= 1:
+            results = self._study_run(self._core, deal, discards)
+        else:
+            while len(self._extra_cores) < jobs - 1:
+                self._extra_cores.append(_search.Core(self.tt_mb))
+            cores = [self._core, *self._extra_cores[:jobs - 1]]
+            size = -(-len(discards) // jobs)
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                runs = pool.map(lambda i: self._study_run(cores[i], deal,
+                                                          discards[i * size:(i + 1) * size]),
+                                range(jobs))
+                results = [r for run in runs for r in run]
         results.sort(key=lambda r: -r.declarer_points)
         return results
+
+    def _study_run(self, core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
+        """Solve each lay-away on ``core``; they share its table (its bounds hold for any bonus)."""
+        out = []
+        for discard in discards:
+            self._load(deal.with_discard(discard), keep_table=bool(out), core=core)
+            out.append(DiscardResult(discard, core.value(), core.nodes))
+        return out
+
+
+def _available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 _default: Solver | None = None
@@ -172,5 +211,5 @@ def analyse_play(deal: Deal) -> Analysis:
     return _solver().analyse(deal)
 
 
-def study_discards(deal: Deal) -> list[DiscardResult]:
-    return _solver().study_discards(deal)
+def study_discards(deal: Deal, jobs: int | None = None) -> list[DiscardResult]:
+    return _solver().study_discards(deal, jobs)

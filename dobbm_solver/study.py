@@ -310,7 +310,7 @@ def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str,
     studied = deal.needs_discard
     nodes = 0
     if studied:
-        ranked = solver.study_discards(deal)
+        ranked = solver.study_discards(deal, jobs=1)   # the batch is parallel over deals
         nodes = sum(r.nodes for r in ranked)
         deal = deal.with_discard(ranked[0].cards)
     row: dict[str, Any] = {

@@ -264,3 +264,42 @@ def test_deep_positions_are_self_consistent():
         for k in range(1, len(line), 3):
             assert big.solve(ref_play(deal, line[:k])).declarer_points == best, \
                 f"{deal_to_text(deal)}\nafter {[card_name(x) for x in line[:k]]}"
+
+
+def test_table_kept_across_positions_and_bonuses(cases):
+    """Table entries hold whatever the bonus and the points taken (``keep_table=True``).
+
+    One 1 MiB table is kept across every ending, each solved with its own bonus,
+    with smaller ones (0 included) and with points moved from the tricks taken
+    to the bonus; the values must be those of a fresh table each time (and
+    the reference's for the deal's own bonus).
+    """
+    from dobbm_solver.deal import replay
+
+    shared = Solver(tt_mb=1)._core
+    fresh = Solver(tt_mb=4)._core
+    bad = []
+    for c in cases[:1500]:
+        deal = c.deal
+        st = replay(deal, check=False)
+        if st.finished:
+            continue
+        active = deal.active_seats
+        d = active.index(deal.declarer)
+        order = tuple(active[(d + i) % 4] for i in range(4))
+        hands = [deal.hands[s] for s in order]
+        base = (hands, order.index(st.leader), list(st.trick))
+        pts, won = st.declarer_trick_points, st.declarer_tricks > 0
+        # the other bonuses keep the deck's 120 points (values stay in 0..120)
+        room = deal.bonus_points + 1
+        variants = [(pts, won, deal.bonus_points)] + [(pts, won, b) for b in (0, 17, 44) if b < room]
+        if won and pts >= 5:
+            variants.append((pts - 5, won, deal.bonus_points + 5))
+        for k, (p, w, b) in enumerate(variants):
+            shared.set_position(*base, p, w, b, True)
+            got = shared.value()
+            fresh.set_position(*base, p, w, b)
+            want = c.value if k == 0 else fresh.value()
+            if got != want:
+                bad.append((c, f"kept table, points {p}, won {w}, bonus {b}: {got}, fresh {want}"))
+    assert not bad, _report(bad)

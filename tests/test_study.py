@@ -163,7 +163,7 @@ def test_discard_study_row(tmp_path):
     ok(run(str(HANDS / "discard_study.yaml"), "--output", str(out)))
     (row,) = jsonl(out)
     (deal,) = load_hand_file(HANDS / "discard_study.yaml")
-    ranked = Solver().study_discards(deal)
+    ranked = Solver().study_discards(deal, jobs=1)   # as the batch row does
     best = ranked[0]
     assert row["studied"] is True and row["deal"] == format_deal_line(deal)
     assert row["declarer_points"] == best.declarer_points
@@ -458,3 +458,14 @@ def test_dask_cluster_gives_the_local_rows(local_rows, study_dir, tmp_path):
     assert f"on {cluster.scheduler_address}" in r.stderr
     assert "nothing left to solve" in again.stderr
     assert untimed(jsonl(out)) == untimed(local_rows)
+
+
+def test_study_discards_same_ranking_for_any_jobs():
+    """Threads (each with its own table) give the values and tie order of one table."""
+    (deal,) = load_hand_file(HANDS / "discard_study.yaml")
+    s = Solver(tt_mb=4)
+    one = [(r.cards, r.declarer_points) for r in s.study_discards(deal, jobs=1)]
+    for jobs in (2, 3, None):
+        assert [(r.cards, r.declarer_points) for r in s.study_discards(deal, jobs=jobs)] == one
+    with pytest.raises(ValueError):
+        s.study_discards(deal, jobs=0)
