@@ -869,10 +869,16 @@ cdef class Core:
         return v
 
     def card_values(self) -> list:
-        """``[(card, value)]`` for every legal card of the seat to move."""
+        """``[(card, value)]`` for every legal card of the seat to move.
+
+        For the declarer each card's MTD(f) starts from the best value so far
+        (most cards are worth no more, and the first test proves it), else
+        from the most the declarer can reach.
+        """
         cdef uint64_t moves = legal_moves(&self.root, self.to_move)
+        cdef bint declarer = self.to_move == 0
         cdef Pos child
-        cdef int c, v, g
+        cdef int c, v, g, best = -1
         out = []
         while moves:
             c = dd_ctz(moves)
@@ -880,8 +886,12 @@ cdef class Core:
             child = self.root
             play(&child, c)
             g = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
+            if declarer and 0 <= best < g:
+                g = best
             with nogil:
                 v = mtdf(&self.ctx, &child, g)
+            if v > best:
+                best = v
             out.append((c, v))
         return out
 
