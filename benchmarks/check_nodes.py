@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         print("node guard: VALUES CHANGED:\n  " + "\n  ".join(bad))
         return 1
     if total > ref["total_nodes"] * TOLERANCE:
-        worse = sorted(((r["nodes"] - c["nodes"], i) for i, (r, c) in enumerate(zip(now, ref["results"]))), reverse=True)[:5]
+        growth = [(r["nodes"] - c["nodes"], i) for i, (r, c) in enumerate(zip(now, ref["results"]))]
+        worse = sorted(growth, reverse=True)[:5]
         print(f"node guard: FAILED: {total} nodes on {COUNT} deals, committed {ref['total_nodes']} "
               f"(+{100 * (total / ref['total_nodes'] - 1):.1f}%); most grown: "
               + ", ".join(f"deal {i + 1} +{d}" for d, i in worse)

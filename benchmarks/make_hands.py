@@ -35,7 +35,10 @@ except ImportError:  # run as a script from a checkout without an install
 from dobbm_solver.cards import set_names  # noqa: E402
 from dobbm_solver.deal import Deal  # noqa: E402
 from dobbm_solver.heuristics import (  # noqa: E402
-    SOLO_THRESHOLD, DEFAULT_SEATS, hand_strength, random_deal,
+    DEFAULT_SEATS,
+    SOLO_THRESHOLD,
+    hand_strength,
+    random_deal,
 )
 
 BENCHMARK_SEED = 36120

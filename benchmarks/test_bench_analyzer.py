@@ -21,7 +21,11 @@ from pathlib import Path
 import pytest
 
 from dobbm_solver.analyzer import (
-    TARGET_STDERR, analyze_bid, analyze_discard, analyze_double, load_views,
+    TARGET_STDERR,
+    analyze_bid,
+    analyze_discard,
+    analyze_double,
+    load_views,
 )
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"

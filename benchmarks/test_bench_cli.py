@@ -53,8 +53,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dobbm_solver.cli import main
 from dobbm_solver.cards import trick_winner
+from dobbm_solver.cli import main
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
 from dobbm_solver.report import analysis_dict, solve_deal

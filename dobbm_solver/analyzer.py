@@ -95,15 +95,40 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import (
-    BB_ALL, BB_PLAIN_SAUS, BB_SUITS, BB_TRUMPS, DOBB_SIZE, HAND_SIZE, SUIT_NAMES, TRUMP, Card,
-    CardSet, card_name, card_points, card_rank, card_suit, legal_cards, popcount, scan_forward,
-    set_names, set_points, trick_winner,
+    BB_ALL,
+    BB_PLAIN_SAUS,
+    BB_SUITS,
+    BB_TRUMPS,
+    DOBB_SIZE,
+    HAND_SIZE,
+    SUIT_NAMES,
+    TRUMP,
+    Card,
+    CardSet,
+    card_name,
+    card_points,
+    card_rank,
+    card_suit,
+    legal_cards,
+    popcount,
+    scan_forward,
+    set_names,
+    set_points,
+    trick_winner,
 )
 from .deal import Deal
 from .handfile import HandFileError, HandSpec, load_specs
 from .heuristics import (
-    BANK_WEIGHT, HEART_PENALTY, RISK_LONG, RISK_SHORT, SAU_PENALTY, SINGLETON_VALUE,
-    TOP_CARD_PENALTY, VOID_VALUE, discard_score, hand_strength,
+    BANK_WEIGHT,
+    HEART_PENALTY,
+    RISK_LONG,
+    RISK_SHORT,
+    SAU_PENALTY,
+    SINGLETON_VALUE,
+    TOP_CARD_PENALTY,
+    VOID_VALUE,
+    discard_score,
+    hand_strength,
 )
 from .rules import WIN_THRESHOLD, lay_away_error, units
 
@@ -1207,7 +1232,8 @@ class Advice:
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """One JSON-ready object: ``recommendation``, ``options`` (each :meth:`OptionEstimate.to_json`), and the rest."""
+        """One JSON-ready object: ``recommendation``, ``options`` (each
+        :meth:`OptionEstimate.to_json`), and the rest."""
         return {
             "command": self.command,
             "me": self.me,

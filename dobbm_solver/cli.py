@@ -9,12 +9,12 @@ from typing import Callable, Iterable, TypeVar
 import click
 
 from . import __version__
-from .deal import Deal
-from .handfile import HandSpec, dump_deal_yaml, deal_to_dict, load_specs, parse_specs, spec_to_deal
 from .analyzer import Advice
+from .deal import Deal
+from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, load_specs, parse_specs, spec_to_deal
 from .notation import format_deal_line, parse_spec_line
-from .scoring import score_dict, score_hand, score_text
 from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
+from .scoring import score_dict, score_hand, score_text
 from .solver import DEFAULT_TT_MB, Solver
 
 T = TypeVar("T")
@@ -76,13 +76,39 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     return click.progressbar(items, label=label, file=sys.stderr)  # type: ignore[return-value]
 
 
-@click.group(context_settings=CONTEXT)
+class _Group(click.Group):
+    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="dobbm")
 def main() -> None:
     """Double-dummy solver and hand analyzer for Dobbm, the Tarock game of the Stubai valley.
 
-    Hand files are YAML (one deal per document); see README for the keys and the
-    one-line deal notation.
+    Hand files are YAML, one deal per document (see README for the keys and the one-line
+    deal notation). Points are always the declarer's final points (0..120); units are what
+    each defender pays the declarer (negative: what the declarer pays each).
+
+    \b
+    Examples:
+      dobbm solve hands/example.yaml            exact best play with open cards
+      dobbm solve --json hands/midplay.yaml     the same as JSON lines
+      dobbm solve hands/discard_study.yaml      rank every lay-away with open cards
+      dobbm bid hands/bid.yaml                  pass, Dobbm or Solo from your own cards
+      dobbm discard hands/discard.yaml          which four cards to lay away
+      dobbm double hands/double.yaml            Schwacher or play on
+      dobbm check hands/example.yaml            validate and normalise a hand file
+      dobbm score hands/finished.yaml           score a finished hand, revokes charged
+      dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
+
+    Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
     """
 
 
@@ -265,7 +291,8 @@ def _advice_text(advice: Advice, title: str) -> str:
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
-        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  {err:>7}  {o.samples:>7}")
+        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
+                    f"{err:>7}  {o.samples:>7}")
     rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
     return "\n".join(rows)
 
@@ -336,7 +363,8 @@ def _analyzer_options(fn):
     fn = click.option("--samples", "-n", type=click.IntRange(2, 100000), default=None,
                       help="Samples per option (default: adaptive, until the recommended "
                            "option's points have a standard error of at most 1.5).")(fn)
-    fn = click.option("--deal", "deal_line", metavar="TEXT", help="The view in the one-line notation instead of a FILE.")(fn)
+    fn = click.option("--deal", "deal_line", metavar="TEXT",
+                      help="The view in the one-line notation instead of a FILE.")(fn)
     fn = click.argument("file", required=False)(fn)
     return fn
 

@@ -12,12 +12,21 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .cards import (
-    BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_name, card_points, legal_cards,
-    popcount, set_names, set_points, trick_winner,
+    BB_ALL,
+    DOBB_SIZE,
+    HAND_SIZE,
+    Card,
+    CardSet,
+    card_name,
+    card_points,
+    legal_cards,
+    popcount,
+    scan_forward,
+    set_names,
+    set_points,
+    trick_winner,
 )
 from .rules import CONTRACTS, lay_away_error
-
-SEATS_ACTIVE = 4
 
 
 class DealError(ValueError):
@@ -197,13 +206,12 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
                 raise DealError(where, f"{card_name(c)} is also in {seen[c]}")
             seen[c] = where
 
-    from .cards import scan_forward
     for s in active:
         account(scan_forward(deal.hands[s]), f"hands.{s}")
     for n, t in enumerate(deal.tricks, 1):
         if len(set(t)) != len(t):
             raise DealError("tricks", f"trick {n} holds a card twice")
-        account(t, f"tricks")
+        account(t, "tricks")
     if deal.contract == "solo" or deal.needs_discard:
         account(scan_forward(deal.dobb), "dobb")
     else:

@@ -56,8 +56,23 @@ from itertools import combinations
 from typing import Sequence
 
 from .cards import (
-    BB_ALL, BB_SUITS, BB_TRUMPS, DOBB_SIZE, HAND_SIZE, NUM_CARDS, RANK_A, RANK_K,
-    RANK_10, CardSet, E, L, S, card_points, card_rank, popcount, scan_forward,
+    BB_ALL,
+    BB_SUITS,
+    BB_TRUMPS,
+    DOBB_SIZE,
+    HAND_SIZE,
+    NUM_CARDS,
+    RANK_10,
+    RANK_A,
+    RANK_K,
+    CardSet,
+    E,
+    L,
+    S,
+    card_points,
+    card_rank,
+    popcount,
+    scan_forward,
 )
 from .deal import Deal, validate
 from .rules import lay_away_error

@@ -67,7 +67,8 @@ def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
         f"defenders {an.defender_points}; {_payment_text(an, deal)}",
     ]
     if an.to_move is not None:
-        cards = sorted(an.cards.items(), key=lambda kv: (-kv[1] if an.to_move == deal.declarer else kv[1], display_key(kv[0])))
+        sign = -1 if an.to_move == deal.declarer else 1      # the mover's best first
+        cards = sorted(an.cards.items(), key=lambda kv: (sign * kv[1], display_key(kv[0])))
         lines.append(f"  {an.to_move} to play; each card (declarer's final points): "
                      + "  ".join(f"{card_name(c)} {v}" for c, v in cards))
         lines.append("  best line:")

@@ -6,7 +6,12 @@ import math
 from enum import Enum
 
 from .cards import (
-    BB_PLAIN_SAUS, BB_TRUMPS, DOBB_SIZE, CardSet, popcount, set_names,
+    BB_PLAIN_SAUS,
+    BB_TRUMPS,
+    DOBB_SIZE,
+    CardSet,
+    popcount,
+    set_names,
 )
 
 CONTRACTS: tuple[str, ...] = ("dobbm", "solo")

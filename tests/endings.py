@@ -13,12 +13,19 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
+from reference import (
+    TRUMP_SUIT,
+    _play,
+    points,
+    ref_legal,
+    ref_play,
+    ref_state,
+    strength,
+    suit_of,
+)
+
 from dobbm_solver.cards import card_name, parse_card, parse_cards
 from dobbm_solver.deal import Deal, validate
-
-from reference import (
-    TRUMP_SUIT, _play, points, ref_legal, ref_play, ref_state, strength, suit_of,
-)
 
 SEAT_NAMES: tuple[tuple[str, ...], ...] = (
     ("N", "E", "S", "W"),

@@ -17,12 +17,32 @@ from hypothesis import strategies as st
 
 from dobbm_solver import analyzer as A
 from dobbm_solver.analyzer import (
-    AnalyzerError, View, analyze_bid, analyze_discard, analyze_double, bid_probabilities,
-    lay_away_classes, load_views, make_view, model_bid, payment, policy_discard, sample_deals,
+    AnalyzerError,
+    View,
+    analyze_bid,
+    analyze_discard,
+    analyze_double,
+    bid_probabilities,
+    lay_away_classes,
+    load_views,
+    make_view,
+    model_bid,
+    payment,
+    policy_discard,
+    sample_deals,
 )
 from dobbm_solver.cards import (
-    BB_ALL, BB_SUITS, BB_TRUMPS, card_name, cardset, legal_cards, parse_cards, popcount,
-    scan_forward, set_names, trick_winner,
+    BB_ALL,
+    BB_SUITS,
+    BB_TRUMPS,
+    card_name,
+    cardset,
+    legal_cards,
+    parse_cards,
+    popcount,
+    scan_forward,
+    set_names,
+    trick_winner,
 )
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import HandFileError, parse_spec, parse_specs

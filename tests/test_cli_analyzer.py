@@ -140,3 +140,22 @@ def test_ctrl_c_prints_partial_advice_and_exits_130():
     assert obj["recommendation"] == obj["options"][0]["option"]
     time.sleep(0.5)
     assert not [k for k in kids if Path(f"/proc/{k}").exists()], "worker processes left behind"
+
+
+def test_ctrl_c_during_solve_exits_130_with_whole_lines():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "dobbm_solver.cli", "solve", "--json", str(HANDS / "benchmark.yaml")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130
+    assert err.decode().strip().splitlines() == ["Interrupted."]
+    for line in out.decode().splitlines():      # every line printed is a whole JSON object
+        assert json.loads(line)["declarer_points"] >= 0

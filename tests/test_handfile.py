@@ -11,14 +11,27 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from randdeals import random_deal
 
-from dobbm_solver.cards import cardset, legal_cards, parse_cards, scan_forward, trick_winner
-from dobbm_solver.deal import Deal, validate
-from dobbm_solver.handfile import (
-    HandFileError, HandSpec, deal_to_dict, dump_deal_yaml, dump_deals_yaml, load_hand_file,
-    load_specs, load_stream, parse_deal_text, parse_spec, parse_specs, spec_to_deal,
+from dobbm_solver.cards import (
+    cardset,
+    parse_cards,
 )
-from dobbm_solver.rules import CONTRACTS, legal_lay_away
+from dobbm_solver.deal import validate
+from dobbm_solver.handfile import (
+    HandFileError,
+    HandSpec,
+    deal_to_dict,
+    dump_deal_yaml,
+    dump_deals_yaml,
+    load_hand_file,
+    load_specs,
+    load_stream,
+    parse_deal_text,
+    parse_spec,
+    parse_specs,
+    spec_to_deal,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 ORACLE = REPO.parent / "shared" / "oracle" / "positions.json"
@@ -54,48 +67,6 @@ def error_of(doc: object, path: str = "hands/x.yaml") -> HandFileError:
     with pytest.raises(HandFileError) as info:
         parse_deal_text(text, path)
     return info.value
-
-
-def random_deal(rng: random.Random) -> Deal:
-    """A random valid deal: shuffled cards, random lay-away, random legal play."""
-    cards = list(range(36))
-    rng.shuffle(cards)
-    five = rng.random() < 0.3
-    seats = rng.sample(["Anna", "Bert", "Cora", "Dave", "Eve", "Jörg", "p1", "o'Neil"], 5 if five else 4)
-    dealer = rng.choice(seats) if five or rng.random() < 0.5 else None
-    active = [s for s in seats if not (five and s == dealer)]
-    hands = {s: cardset(cards[8 * i: 8 * i + 8]) for i, s in enumerate(active)}
-    dobb = cardset(cards[32:])
-    declarer = rng.choice(active)
-    contract = rng.choice(CONTRACTS)
-    doublings = rng.choice([0, 0, 1, 2, 5])
-    if contract == "dobbm" and rng.random() < 0.2:
-        deal = Deal(tuple(seats), declarer, contract, hands, dobb, None, (), doublings, dealer)
-        validate(deal)
-        return deal
-    discard = None
-    if contract == "dobbm":
-        twelve = list(scan_forward(hands[declarer] | dobb))
-        while not legal_lay_away(discard := cardset(rng.sample(twelve, 4))):
-            pass
-        hands[declarer] = (hands[declarer] | dobb) & ~discard
-    tricks: list[tuple[int, ...]] = []
-    trick: list[int] = []
-    leader = declarer
-    for _ in range(rng.randint(0, 32)):
-        seat = active[(active.index(leader) + len(trick)) % 4]
-        card = rng.choice(list(scan_forward(legal_cards(hands[seat], trick[0] if trick else None))))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        if len(trick) == 4:
-            leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-            tricks.append(tuple(trick))
-            trick = []
-    if trick:
-        tricks.append(tuple(trick))
-    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tuple(tricks), doublings, dealer)
-    validate(deal)
-    return deal
 
 
 def oracle_positions() -> list[dict]:

@@ -10,16 +10,30 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dobbm_solver.cards import (
-    BB_ALL, BB_PLAIN_SAUS, BB_SUITS, BB_TRUMPS, NUM_CARDS, cardset, parse_cards,
-    popcount, scan_forward, set_names,
+    BB_ALL,
+    BB_PLAIN_SAUS,
+    BB_SUITS,
+    BB_TRUMPS,
+    NUM_CARDS,
+    cardset,
+    parse_cards,
+    popcount,
+    scan_forward,
+    set_names,
 )
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.heuristics import (
-    SOLO_THRESHOLD, deal_cards, discard_score, hand_strength, heuristic_discard,
-    legal_discards, random_deal,
+    SOLO_THRESHOLD,
+    deal_cards,
+    discard_score,
+    hand_strength,
+    heuristic_discard,
+    legal_discards,
+    random_deal,
 )
 from dobbm_solver.rules import lay_away_error
 

@@ -9,14 +9,21 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from randdeals import random_deal
 
-from dobbm_solver.cards import cardset, legal_cards, parse_cards, scan_forward, trick_winner
+from dobbm_solver.cards import (
+    cardset,
+    parse_cards,
+)
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import load_hand_file, parse_deal_text
 from dobbm_solver.notation import (
-    KEYWORDS, NotationError, format_deal_line, parse_deal_line, parse_spec_line,
+    KEYWORDS,
+    NotationError,
+    format_deal_line,
+    parse_deal_line,
+    parse_spec_line,
 )
-from dobbm_solver.rules import CONTRACTS, legal_lay_away
 
 REPO = Path(__file__).resolve().parents[1]
 ORACLE = REPO.parent / "shared" / "oracle" / "positions.json"
@@ -27,48 +34,6 @@ LINE = ("dobbm Bert | Anna: EK L10 L6 L7 L9 LA LU SO | Bert: E6 E7 EA H6 H8 HA S
 CANONICAL = ("dobbm Bert | Anna: EK LA L10 LU L9 L7 L6 SO | Bert: HA H8 H6 EA E7 E6 SA S7"
              " | Cora: H10 HO H7 EU LK LO SK S8 | Dave: HK HU H9 E9 E8 L8 S10 SU"
              " | dobb: E10 EO E6 S7 | discard: E10 EO S9 S6")
-
-
-def random_deal(rng: random.Random) -> Deal:
-    """A random valid deal: shuffled cards, random lay-away, random legal play."""
-    cards = list(range(36))
-    rng.shuffle(cards)
-    five = rng.random() < 0.3
-    seats = rng.sample(["Anna", "Bert", "Cora", "Dave", "Eve", "Jörg", "p1", "o'Neil"], 5 if five else 4)
-    dealer = rng.choice(seats) if five or rng.random() < 0.5 else None
-    active = [s for s in seats if not (five and s == dealer)]
-    hands = {s: cardset(cards[8 * i: 8 * i + 8]) for i, s in enumerate(active)}
-    dobb = cardset(cards[32:])
-    declarer = rng.choice(active)
-    contract = rng.choice(CONTRACTS)
-    doublings = rng.choice([0, 0, 1, 2, 5])
-    if contract == "dobbm" and rng.random() < 0.2:
-        deal = Deal(tuple(seats), declarer, contract, hands, dobb, None, (), doublings, dealer)
-        validate(deal)
-        return deal
-    discard = None
-    if contract == "dobbm":
-        twelve = list(scan_forward(hands[declarer] | dobb))
-        while not legal_lay_away(discard := cardset(rng.sample(twelve, 4))):
-            pass
-        hands[declarer] = (hands[declarer] | dobb) & ~discard
-    tricks: list[tuple[int, ...]] = []
-    trick: list[int] = []
-    leader = declarer
-    for _ in range(rng.randint(0, 32)):
-        seat = active[(active.index(leader) + len(trick)) % 4]
-        card = rng.choice(list(scan_forward(legal_cards(hands[seat], trick[0] if trick else None))))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        if len(trick) == 4:
-            leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-            tricks.append(tuple(trick))
-            trick = []
-    if trick:
-        tricks.append(tuple(trick))
-    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tuple(tricks), doublings, dealer)
-    validate(deal)
-    return deal
 
 
 def error_of(line: str) -> NotationError:

@@ -16,9 +16,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reference import ref_card_values, ref_value  # noqa: E402
+
 from dobbm_solver.cards import card_name, parse_card  # noqa: E402
 from dobbm_solver.deal import Deal, validate  # noqa: E402
-from reference import ref_card_values, ref_value  # noqa: E402
 
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 
@@ -68,7 +69,7 @@ def test_oracle_file_is_what_the_readme_says():
 
 @pytest.fixture(scope="module")
 def solver():
-    from dobbm_solver.solver import Solver          # must fail loudly if missing
+    from dobbm_solver.solver import Solver  # must fail loudly if missing
     return Solver(tt_mb=64)
 
 

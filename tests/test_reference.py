@@ -14,13 +14,20 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import random  # noqa: E402
+
 from endings import P_TRICKS, Q_TRICKS, make, names, random_ending  # noqa: E402
 from reference import (  # noqa: E402
-    RefError, ref_card_values, ref_legal, ref_line_points, ref_play, ref_value, ref_winner,
+    RefError,
+    ref_card_values,
+    ref_legal,
+    ref_line_points,
+    ref_play,
+    ref_value,
+    ref_winner,
 )
-from dobbm_solver.cards import parse_cards  # noqa: E402
 
-import random  # noqa: E402
+from dobbm_solver.cards import parse_cards  # noqa: E402
 
 
 def legal_names(deal) -> set[str]:

@@ -11,13 +11,21 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endings import P_TRICKS, Q_TRICKS, bits, make  # noqa: E402
+
 from dobbm_solver import cards as C  # noqa: E402
 from dobbm_solver import rules as R  # noqa: E402
 from dobbm_solver.cards import (  # noqa: E402
-    CardError, beats, card_name, card_points, legal_cards, parse_card, parse_cards,
-    set_points, trick_winner,
+    CardError,
+    beats,
+    card_name,
+    card_points,
+    legal_cards,
+    parse_card,
+    parse_cards,
+    set_points,
+    trick_winner,
 )
-from dobbm_solver.deal import Deal, DealError, replay, validate  # noqa: E402
+from dobbm_solver.deal import DealError, replay, validate  # noqa: E402
 
 ALL_NAMES = [s + r for s in "ELHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7", "6")]
 

@@ -21,14 +21,19 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from endings import deal_to_text, random_ending  # noqa: E402
+from reference import (  # noqa: E402
+    RefError,
+    ref_card_values,
+    ref_legal,
+    ref_line_points,
+    ref_play,
+    ref_state,
+)
+
 from dobbm_solver.cards import card_name  # noqa: E402
 from dobbm_solver.rules import outcome, units  # noqa: E402
 from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards  # noqa: E402
-
-from endings import deal_to_text, random_ending  # noqa: E402
-from reference import (  # noqa: E402
-    RefError, ref_card_values, ref_legal, ref_line_points, ref_play, ref_state,
-)
 
 N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130

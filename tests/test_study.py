@@ -32,8 +32,15 @@ from dobbm_solver.notation import format_deal_line
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 from dobbm_solver.study import (
-    ANALYSE_COLUMNS, TIMING_FIELDS, VALUE_COLUMNS, StudyError, collect_deals, deal_hash,
-    deals_from, read_results, run_study,
+    ANALYSE_COLUMNS,
+    TIMING_FIELDS,
+    VALUE_COLUMNS,
+    StudyError,
+    collect_deals,
+    deal_hash,
+    deals_from,
+    read_results,
+    run_study,
 )
 
 REPO = Path(__file__).resolve().parents[1]
