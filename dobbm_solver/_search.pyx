@@ -437,23 +437,12 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     return v0
 
 
-cdef inline uint64_t beaters(const Pos* p, int seat, int w) noexcept nogil:
-    """Cards ``seat`` may legally play to the unfinished trick that beat card ``w``."""
-    cdef uint64_t legal = legal_moves(p, seat)
+cdef inline uint64_t beat_mask(int w) noexcept nogil:
+    """The cards that beat card ``w`` when played after it."""
     cdef uint64_t above = ~(((<uint64_t>2) << w) - 1)
     if SUIT[w] == TRUMP:
-        return legal & SUITMASK[TRUMP] & above
-    return (legal & SUITMASK[SUIT[w]] & above) | (legal & SUITMASK[TRUMP])
-
-
-cdef inline bint overtaken(const Pos* p, int seat, int w) noexcept nogil:
-    """Can an opponent of ``seat`` still to play in this trick beat card ``w``?"""
-    cdef int k, o
-    for k in range(p.ncards + 1, 4):
-        o = (p.leader + k) & 3
-        if (o == 0) != (seat == 0) and beaters(p, o, w):
-            return True
-    return False
+        return SUITMASK[TRUMP] & above
+    return (SUITMASK[SUIT[w]] & above) | SUITMASK[TRUMP]
 
 
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
@@ -462,6 +451,8 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     cdef int scores[12]
     cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
     cdef bint mine = False, safe = False
+    cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
+    cdef int k, o
     if p.ncards:
         for i in range(1, p.ncards):
             if beats(p.trick[i], p.trick[w]):
@@ -469,7 +460,11 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         wseat = (p.leader + w) & 3
         w = p.trick[w]
         mine = (wseat == 0) == (seat == 0)
-        safe = mine and not overtaken(p, seat, w)
+        for k in range(p.ncards + 1, 4):
+            o = (p.leader + k) & 3
+            if (o == 0) != (seat == 0):
+                opp |= legal_moves(p, o)
+        safe = mine and not (opp & beat_mask(w))
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
@@ -489,7 +484,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
-            if not overtaken(p, seat, c):
+            if not (opp & beat_mask(c)):
                 sc = (3 << 20) - ((c % 9) << 12) + hist       # win it for good, with the lowest such card
             else:
                 sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
