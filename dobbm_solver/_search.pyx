@@ -175,6 +175,48 @@ cdef inline void play(Pos* p, int card) noexcept nogil:
         p.trickmask = 0
 
 
+cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
+    """``c`` = ``p`` after ``card`` (as :func:`play`), each field written once."""
+    cdef int seat = (p.leader + p.ncards) & 3
+    cdef uint64_t bit = (<uint64_t>1) << card
+    cdef int i, w, tp = p.trick_pts + POINTS[card]
+    c.hands[0] = p.hands[0]
+    c.hands[1] = p.hands[1]
+    c.hands[2] = p.hands[2]
+    c.hands[3] = p.hands[3]
+    c.hands[seat] = p.hands[seat] & ~bit
+    c.rem_pts = p.rem_pts - POINTS[card]
+    if p.ncards == 3:
+        w = 0
+        for i in range(1, 3):
+            if beats(p.trick[i], p.trick[w]):
+                w = i
+        if beats(card, p.trick[w]):
+            w = 3
+        w = (p.leader + w) & 3
+        if w == 0:
+            c.pts = p.pts + tp
+            c.has_trick = 1
+        else:
+            c.pts = p.pts
+            c.has_trick = p.has_trick
+        c.leader = w
+        c.ncards = 0
+        c.trick_pts = 0
+        c.trickmask = 0
+    else:
+        c.trick[0] = p.trick[0]
+        c.trick[1] = p.trick[1]
+        c.trick[2] = p.trick[2]
+        c.trick[p.ncards] = card
+        c.leader = p.leader
+        c.ncards = p.ncards + 1
+        c.trick_pts = tp
+        c.trickmask = p.trickmask | bit
+        c.pts = p.pts
+        c.has_trick = p.has_trick
+
+
 cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
     """The cards above the highest of ``cards`` (everything when it is empty)."""
     if cards == 0:
@@ -698,8 +740,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     if seat == 0:
         best = -INF
         for i in range(n):
-            child = p[0]
-            play(&child, moves[i])
+            play_into(p, &child, moves[i])
             v = search(ctx, &child, alpha, beta)
             if v > best:
                 best = v
@@ -714,8 +755,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     else:
         best = INF
         for i in range(n):
-            child = p[0]
-            play(&child, moves[i])
+            play_into(p, &child, moves[i])
             v = search(ctx, &child, alpha, beta)
             if v < best:
                 best = v
