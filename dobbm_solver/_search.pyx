@@ -65,6 +65,7 @@ cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
 cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
 cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
+cdef uint8_t DROP[16][16]      # DROP[present][moves]: zero cards of a suit that have a twin (see drop_equivalent)
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
 cdef uint64_t RANKMASK[9]       # the four cards of a rank
 
@@ -92,6 +93,18 @@ cdef void _init_tables() noexcept:
         for b in range(9):
             if (z >> b) & 1:
                 TRUMP_PTS[z] += _rank_points[b]
+    cdef int nxt
+    for z in range(16):
+        for hz in range(16):
+            out = 0
+            for b in range(4):
+                if (hz >> b) & 1:
+                    nxt = b + 1
+                    while nxt < 4 and not (z >> nxt) & 1:
+                        nxt += 1
+                    if nxt < 4 and (hz >> nxt) & 1:
+                        out |= 1 << b
+            DROP[z][hz] = out
     for z in range(16):
         k = 0
         for b in range(4):
@@ -135,18 +148,13 @@ cdef inline uint64_t legal_moves(const Pos* p, int seat) noexcept nogil:
 cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogil:
     """Keep one card of each run of zero-point cards adjacent among the cards in play."""
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
-    cdef uint64_t zeros = moves & ZERO_MASK
-    cdef uint64_t above
-    cdef int b, nxt
-    while zeros:
-        b = dd_ctz(zeros)
-        zeros &= zeros - 1
-        above = present & SUITMASK[SUIT[b]] & ~(((<uint64_t>2) << b) - 1)
-        if above:
-            nxt = dd_ctz(above)
-            if (moves >> nxt) & 1 and POINTS[nxt] == 0:
-                moves &= ~((<uint64_t>1) << b)
-    return moves
+    cdef uint64_t drop = 0
+    cdef int s, m
+    for s in range(4):
+        m = (moves >> (9 * s)) & 0xF
+        if m & (m - 1):
+            drop |= (<uint64_t>DROP[(present >> (9 * s)) & 0xF][m]) << (9 * s)
+    return moves & ~drop
 
 
 cdef inline void play(Pos* p, int card) noexcept nogil:
