@@ -564,19 +564,21 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     itself is not in the key (see ``tt_encode``).  Returns the hash of the key.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
-    cdef uint64_t ch[4]
+    cdef uint64_t ha = p.hands[1] | p.hands[3]
+    cdef uint64_t hb = p.hands[2] | p.hands[3]
     cdef uint64_t a, b, cp, hsh
-    cdef int i, s, z
-    for i in range(4):
-        ch[i] = p.hands[i] & ~ZERO_MASK
+    cdef int s, z
+    # packing is a selection of bits, so it commutes with the union of the
+    # (disjoint) hands; the packed zero cards present fill the lowest ranks
+    a = ha & ~ZERO_MASK
+    b = hb & ~ZERO_MASK
+    cp = present & ~ZERO_MASK
     for s in range(4):
         z = (present >> (9 * s)) & 0xF
         if z:
-            for i in range(4):
-                ch[i] |= (<uint64_t>COMPRESS[z][(p.hands[i] >> (9 * s)) & 0xF]) << (9 * s)
-    a = ch[1] | ch[3]
-    b = ch[2] | ch[3]
-    cp = ch[0] | a | b
+            a |= (<uint64_t>COMPRESS[z][(ha >> (9 * s)) & 0xF]) << (9 * s)
+            b |= (<uint64_t>COMPRESS[z][(hb >> (9 * s)) & 0xF]) << (9 * s)
+            cp |= (<uint64_t>((1 << dd_popcount(z)) - 1)) << (9 * s)
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
