@@ -18,6 +18,7 @@ cdef struct Pos:
     int trick[4]        # cards of the unfinished trick, in play order
     int leader
     int ncards          # cards in the unfinished trick
+    int win             # index in ``trick`` of the card winning it so far (when ncards > 0)
     int has_trick       # the declarer has won a trick (Match rule)
     int pts             # points in the declarer's finished tricks
     int trick_pts       # points in the unfinished trick

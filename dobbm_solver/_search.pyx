@@ -167,13 +167,11 @@ cdef inline void play(Pos* p, int card) noexcept nogil:
     p.trick_pts += POINTS[card]
     p.trickmask |= bit
     p.trick[p.ncards] = card
+    if p.ncards == 0 or beats(card, p.trick[p.win]):
+        p.win = p.ncards
     p.ncards += 1
     if p.ncards == 4:
-        w = 0
-        for i in range(1, 4):
-            if beats(p.trick[i], p.trick[w]):
-                w = i
-        w = (p.leader + w) & 3
+        w = (p.leader + p.win) & 3
         if w == 0:
             p.pts += p.trick_pts
             p.has_trick = 1
@@ -195,12 +193,7 @@ cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
     c.hands[seat] = p.hands[seat] & ~bit
     c.rem_pts = p.rem_pts - POINTS[card]
     if p.ncards == 3:
-        w = 0
-        for i in range(1, 3):
-            if beats(p.trick[i], p.trick[w]):
-                w = i
-        if beats(card, p.trick[w]):
-            w = 3
+        w = 3 if beats(card, p.trick[p.win]) else p.win
         w = (p.leader + w) & 3
         if w == 0:
             c.pts = p.pts + tp
@@ -217,6 +210,7 @@ cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
         c.trick[1] = p.trick[1]
         c.trick[2] = p.trick[2]
         c.trick[p.ncards] = card
+        c.win = p.ncards if p.ncards == 0 or beats(card, p.trick[p.win]) else p.win
         c.leader = p.leader
         c.ncards = p.ncards + 1
         c.trick_pts = tp
@@ -504,9 +498,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef int k, o
     if p.ncards:
-        for i in range(1, p.ncards):
-            if beats(p.trick[i], p.trick[w]):
-                w = i
+        w = p.win
         wseat = (p.leader + w) & 3
         w = p.trick[w]
         mine = (wseat == 0) == (seat == 0)
@@ -872,6 +864,8 @@ cdef class Core:
         p.pts = points
         p.has_trick = has_trick
         for c in trick:
+            if p.ncards == 0 or beats(c, p.trick[p.win]):
+                p.win = p.ncards
             p.trick[p.ncards] = c
             p.trickmask |= (<uint64_t>1) << c
             p.trick_pts += POINTS[c]
