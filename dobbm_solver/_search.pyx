@@ -662,23 +662,18 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, decl_tr, def_tr, trick_tr, decl_sure, def_sure
+    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure
     cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
     ctx.nodes += 1
 
-    # sure points: a trump above every trump the other side holds or has in
-    # the trick wins the trick it is played to, so its points go to its side
-    decl_tr = p.hands[0] & SUITMASK[TRUMP]
-    def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
-    trick_tr = p.trickmask & SUITMASK[TRUMP]
-    decl_sure = decl_tr & above_all(def_tr | trick_tr)
-    def_sure = def_tr & above_all(decl_tr | trick_tr)
-    lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
     if p.ncards == 0:
+        # bounds, then the table, at trick starts only: mid-trick the same
+        # bounds never cut (not once in 14M such nodes on the benchmark: the
+        # trick start has checked stronger ones)
         if p.hands[seat] == 0:
-            return lo
+            return p.pts + (ctx.bonus if p.has_trick else 0)
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
@@ -686,10 +681,15 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             # fetch the table's bucket while the bounds are worked out
             h = canonical_key(p, ctx.bonus, key)
             dd_prefetch(&ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)])
-    hi = p.pts + p.trick_pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
-    if p.ncards == 0:
-        # at a trick start each sure trump wins a trick of its own for its side,
-        # and every other player adds a card to it: at least their cheapest ones
+        # sure points: a trump above every trump the other side holds wins
+        # a trick of its own for its side, and every other player adds a
+        # card to it: at least their cheapest ones
+        decl_tr = p.hands[0] & SUITMASK[TRUMP]
+        def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
+        decl_sure = decl_tr & above_all(def_tr)
+        def_sure = def_tr & above_all(decl_tr)
+        lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
+        hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
         if decl_sure:
             k = dd_popcount(decl_sure)
             lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
@@ -713,12 +713,10 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             v = p.pts + p.rem_pts + ctx.bonus - defender_cash(p)
             if v < hi:
                 hi = v
-    if lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-
-    if p.ncards == 0:
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
         if depth == 8:
             return last_two(p, ctx.bonus)
         e = tt_probe(ctx, key, h)
