@@ -12,7 +12,9 @@ transposition table at trick starts holding bounds on the *future* points,
 stored independently of the points already taken and of the bonus (so
 entries hold across positions and lay-aways, see ``tt_encode``), keyed
 exactly by the four hands, the leader and the Match flag, so results never
-depend on the table size; equivalent zero-point cards searched once.  Bounds: sure trumps
+depend on the table size (a new table starts in a 1 MiB part of it, which
+stays cached from solve to solve, and is rehashed into the whole after
+100k nodes or when roots share it); equivalent zero-point cards searched once.  Bounds: sure trumps
 and, for the side on lead, the winners it can cash at once (drawing trumps,
 then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
@@ -55,6 +57,8 @@ cdef extern from *:
 
 cdef enum:
     HUGE_PAGE = 2 * 1024 * 1024
+    SMALL_ENTRIES = 32768
+    GROW_NODES = 100000
     NCARDS = 36
     TRUMP = 2
     INF = 1000
@@ -544,6 +548,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     return n
 
 
+cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
+    cdef uint64_t hsh = (k0 ^ (k1 * <uint64_t>0xC2B2AE3D27D4EB4FULL)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    hsh ^= hsh >> 29
+    hsh *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    hsh ^= hsh >> 32
+    return hsh
+
+
 cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexcept nogil:
     """Exact two-word key of a trick start, with each suit's zero-point cards packed to the lowest ranks.
 
@@ -574,11 +586,7 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
-    hsh = (key[0] ^ (key[1] * <uint64_t>0xC2B2AE3D27D4EB4FULL)) * <uint64_t>0x9E3779B97F4A7C15ULL
-    hsh ^= hsh >> 29
-    hsh *= <uint64_t>0xBF58476D1CE4E5B9ULL
-    hsh ^= hsh >> 32
-    return hsh
+    return key_hash(key[0], key[1])
 
 
 cdef inline int tt_encode(const Pos* p, int bonus, int v, bint upper) noexcept nogil:
@@ -657,6 +665,28 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
             e.upper = upper
 
 
+cdef void tt_grow(Ctx* ctx) noexcept nogil:
+    """Move from the small part of the table to the whole: rehash its entries.
+
+    An entry moved into a bucket of the small part not yet visited is seen
+    again and stays (its bucket is its own); one may evict another (only
+    work is lost: the table holds exact keys).
+    """
+    cdef uint64_t i, n = ctx.tt_small + 1
+    cdef TTEntry t
+    cdef uint64_t h
+    ctx.tt_mask = ctx.tt_full
+    for i in range(n):
+        if ctx.tt[i].gen != ctx.gen:
+            continue
+        h = key_hash(ctx.tt[i].key[0], ctx.tt[i].key[1])
+        if ((h & ctx.tt_mask) & ~(<uint64_t>1)) == (i & ~(<uint64_t>1)):
+            continue
+        t = ctx.tt[i]
+        ctx.tt[i].gen = ctx.gen - 1
+        tt_store(ctx, t.key, h, t.lower, t.upper, t.depth)
+
+
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
     cdef int seat = (p.leader + p.ncards) & 3
@@ -678,6 +708,8 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         if depth == 4:
             return last_trick(p, ctx.bonus)
         if depth > 8:
+            if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
+                tt_grow(ctx)
             # fetch the table's bucket while the bounds are worked out
             h = canonical_key(p, ctx.bonus, key)
             dd_prefetch(&ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)])
@@ -822,7 +854,10 @@ cdef class Core:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
         self.ctx.tt = <TTEntry*>((<size_t>self.tt_raw + HUGE_PAGE - 1) & ~(<size_t>(HUGE_PAGE - 1)))
         dd_advise_huge(self.ctx.tt, self.n_entries * sizeof(TTEntry))
-        self.ctx.tt_mask = self.n_entries - 1
+        self.ctx.tt_full = self.n_entries - 1
+        self.ctx.tt_mask = self.ctx.tt_full
+        self.ctx.tt_small = self.ctx.tt_full
+        self.ctx.grow_at = 0
         self.ctx.gen = 0
         self.ctx.nodes = 0
         memset(&self.root, 0, sizeof(Pos))
@@ -872,12 +907,20 @@ cdef class Core:
         self.ctx.bonus = bonus
         self.ctx.nodes = 0
         if keep_table and self.ctx.gen != 0:
+            # a run of roots sharing the table: use all of it
+            if self.ctx.tt_mask != self.ctx.tt_full:
+                tt_grow(&self.ctx)
             return
         self.ctx.gen += 1
         if self.ctx.gen == 0:   # wrapped: really clear
             memset(self.ctx.tt, 0, self.n_entries * sizeof(TTEntry))
             self.ctx.gen = 1
         self.ctx.nodes = 0
+        # a new table: start in a cache-sized part of it (it stays cached
+        # from solve to solve); a big search moves to the whole table
+        self.ctx.tt_small = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
+        self.ctx.tt_mask = self.ctx.tt_small
+        self.ctx.grow_at = GROW_NODES
         memset(self.ctx.history, 0, sizeof(self.ctx.history))
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
