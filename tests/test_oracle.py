@@ -1,4 +1,4 @@
-"""The solved positions of /work/shared/oracle/positions.json (see its README).
+"""The solved positions of ../shared/oracle/positions.json (beside the repository) (see its README).
 
 Every entry must be reproduced by the production solver (``declarer_points``,
 and ``cards`` where not null).  The reference solver of ``reference.py`` is run
