@@ -957,13 +957,16 @@ cdef class Core:
         from the most the declarer can reach.
         """
         cdef uint64_t moves = legal_moves(&self.root, self.to_move)
+        cdef uint64_t kept = drop_equivalent(&self.root, moves)
+        cdef uint64_t present = (self.root.hands[0] | self.root.hands[1] | self.root.hands[2]
+                                 | self.root.hands[3] | self.root.trickmask)
         cdef bint declarer = self.to_move == 0
         cdef Pos child
         cdef int c, v, g, best = -1
-        out = []
-        while moves:
-            c = dd_ctz(moves)
-            moves &= moves - 1
+        values = {}
+        for c in range(NCARDS):
+            if not (kept >> c) & 1:
+                continue
             child = self.root
             play(&child, c)
             g = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
@@ -973,8 +976,13 @@ cdef class Core:
                 v = mtdf(&self.ctx, &child, g)
             if v > best:
                 best = v
-            out.append((c, v))
-        return out
+            values[c] = v
+        # a zero-point card equivalent to the next card above it (same hand,
+        # nothing between them in play) has that card's value: no search
+        for c in range(NCARDS - 1, -1, -1):
+            if (moves >> c) & 1 and not (kept >> c) & 1:
+                values[c] = values[dd_ctz(present & SUITMASK[SUIT[c]] & ~(((<uint64_t>2) << c) - 1))]
+        return sorted(values.items())
 
     def line(self) -> list:
         """A best line of play from the root to the end (cards in play order)."""
