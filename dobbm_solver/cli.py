@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import Callable, Iterable, TypeVar
 
 import click
@@ -338,7 +339,7 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
             if n:
                 click.echo()
             shown = advice if limit is None or len(advice.options) <= limit else \
-                _replace(advice, options=advice.options[:limit])
+                replace(advice, options=advice.options[:limit])
             click.echo(_advice_text(shown, title))
             if shown is not advice:
                 click.echo(f"  ({len(advice.options) - limit} more lay-aways: --all shows every one)")
@@ -346,11 +347,6 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
             click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
                        err=True)
             sys.exit(130)
-
-
-def _replace(obj, **changes):
-    from dataclasses import replace
-    return replace(obj, **changes)
 
 
 def _analyzer_options(fn):

@@ -33,10 +33,19 @@ def random_deal(rng: random.Random) -> Deal:
         while not legal_lay_away(discard := cardset(rng.sample(twelve, 4))):
             pass
         hands[declarer] = (hands[declarer] | dobb) & ~discard
+    tricks = play_random(rng, hands, active, declarer, rng.randint(0, 32))
+    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tricks, doublings, dealer)
+    validate(deal)
+    return deal
+
+
+def play_random(rng: random.Random, hands: dict[str, int], active: list[str], declarer: str,
+                n_cards: int) -> tuple[tuple[int, ...], ...]:
+    """Play ``n_cards`` random legal cards from the declarer's lead; ``hands`` lose them."""
     tricks: list[tuple[int, ...]] = []
     trick: list[int] = []
     leader = declarer
-    for _ in range(rng.randint(0, 32)):
+    for _ in range(n_cards):
         seat = active[(active.index(leader) + len(trick)) % 4]
         card = rng.choice(list(scan_forward(legal_cards(hands[seat], trick[0] if trick else None))))
         hands[seat] &= ~(1 << card)
@@ -47,6 +56,4 @@ def random_deal(rng: random.Random) -> Deal:
             trick = []
     if trick:
         tricks.append(tuple(trick))
-    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tuple(tricks), doublings, dealer)
-    validate(deal)
-    return deal
+    return tuple(tricks)

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from randdeals import play_random
 
 from dobbm_solver import analyzer as A
 from dobbm_solver.analyzer import (
@@ -37,12 +38,10 @@ from dobbm_solver.cards import (
     BB_TRUMPS,
     card_name,
     cardset,
-    legal_cards,
     parse_cards,
     popcount,
     scan_forward,
     set_names,
-    trick_winner,
 )
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import HandFileError, parse_spec, parse_specs
@@ -291,25 +290,6 @@ def test_improbable_auction_fails_cleanly(monkeypatch) -> None:
 
 # --------------------------------------------------------------------------
 # the sampler: property tests
-
-
-def play_random(rng: random.Random, hands: dict[str, int], active: list[str], declarer: str,
-                n_cards: int) -> tuple[tuple[int, ...], ...]:
-    tricks: list[tuple[int, ...]] = []
-    trick: list[int] = []
-    leader = declarer
-    for _ in range(n_cards):
-        seat = active[(active.index(leader) + len(trick)) % 4]
-        card = rng.choice(list(scan_forward(legal_cards(hands[seat], trick[0] if trick else None))))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        if len(trick) == 4:
-            leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-            tricks.append(tuple(trick))
-            trick = []
-    if trick:
-        tricks.append(tuple(trick))
-    return tuple(tricks)
 
 
 def random_play_view(seed: int) -> tuple[View, Deal]:
