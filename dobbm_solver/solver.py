@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Mapping
 
@@ -66,7 +66,7 @@ class Solution:
 class Analysis(Solution):
     """A solution with the value of every legal card and a best line to the end."""
 
-    cards: Mapping[Card, int] = None  # type: ignore[assignment]
+    cards: Mapping[Card, int] = field(default_factory=dict)
     line: tuple[Card, ...] = ()
 
 
