@@ -493,6 +493,75 @@ cdef inline uint64_t beat_mask(int w) noexcept nogil:
     return (SUITMASK[SUIT[w]] & above) | SUITMASK[TRUMP]
 
 
+cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noexcept nogil:
+    """Of each run of the mover's cards adjacent among the cards in play, keep
+    one card when it is certain which side takes this trick.
+
+    Two cards of one suit in one hand with no card in play between them win
+    and lose against the same cards, so the positions after playing either
+    are the same up to swapping them: every line of play after one has a
+    twin after the other, with the same trick winners (and so the same Match
+    rule), which differs only in where the two cards' points go: the higher
+    card's extra points go to this trick instead of the later trick where the
+    other card is played.  When this trick surely goes to the declarer, the
+    higher card is thus worth at least as much to the declarer as the lower;
+    when it surely goes to the defenders, at most as much.  So the mover
+    plays the higher card of the run into a trick his side takes, the lower
+    into one the other side takes, and the rest of the run need not be
+    searched.  The trick is sure when no player still to play can beat the
+    card that wins it after the mover's (the mover's own, or the card already
+    winning).
+    """
+    cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
+    cdef uint64_t others = present & ~p.hands[seat]
+    cdef uint64_t drop = 0, m, later, run, lower
+    cdef int s, k, o, c, top, w = -1, wseat = 0
+    cdef bint decl_wins
+    if p.ncards:
+        w = p.trick[p.win]
+        wseat = (p.leader + p.win) & 3
+    for s in range(4):
+        m = moves & SUITMASK[s]
+        if not (m & (m - 1)):
+            continue
+        # the cards the players still to play may play (to a lead of this suit when leading)
+        later = 0
+        for k in range(p.ncards + 1, 4):
+            o = (p.leader + k) & 3
+            if p.ncards:
+                later |= legal_moves(p, o)
+            else:
+                later |= follow(p.hands[o], s)
+        while m:
+            # the run starting at the lowest card left: cards of m with no other card in play between
+            c = dd_ctz(m)
+            run = (<uint64_t>1) << c
+            m &= m - 1
+            while m:
+                top = dd_ctz(m)
+                # cards strictly between the run's top and the next card
+                if others & (((<uint64_t>1) << top) - ((<uint64_t>2) << highest(run))):
+                    break
+                run |= (<uint64_t>1) << top
+                m &= m - 1
+            if not (run & (run - 1)):
+                continue
+            top = highest(run)
+            if p.ncards == 0 or beats(top, w):
+                if later & beat_mask(top):
+                    continue
+                decl_wins = seat == 0
+            else:
+                if later & beat_mask(w):
+                    continue
+                decl_wins = wseat == 0
+            if (seat == 0) == decl_wins:
+                drop |= run & ~((<uint64_t>1) << top)
+            else:
+                drop |= run & (run - 1)
+    return moves & ~drop
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                             int* out) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many."""
@@ -768,7 +837,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     alpha0 = alpha
     beta0 = beta
 
-    n = order_moves(ctx, p, seat, drop_equivalent(p, legal_moves(p, seat)), moves)
+    n = order_moves(ctx, p, seat, drop_dominated(p, seat, drop_equivalent(p, legal_moves(p, seat))), moves)
     if seat == 0:
         best = -INF
         for i in range(n):
