@@ -508,13 +508,14 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
     when it surely goes to the defenders, at most as much.  So the mover
     plays the higher card of the run into a trick his side takes, the lower
     into one the other side takes, and the rest of the run need not be
-    searched.  The trick is sure when no player still to play can beat the
-    card that wins it after the mover's (the mover's own, or the card already
-    winning).
+    searched.  The trick is sure when no opponent of the side winning it
+    after the mover's card (his own, or the card already winning) can beat
+    that card among the players still to play: a partner's higher card
+    could only be beaten by cards that beat this one too.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
     cdef uint64_t others = present & ~p.hands[seat]
-    cdef uint64_t drop = 0, m, later, run, lower
+    cdef uint64_t drop = 0, m, later_d, later_f, run
     cdef int s, k, o, c, top, w = -1, wseat = 0
     cdef bint decl_wins
     if p.ncards:
@@ -524,14 +525,16 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
         m = moves & SUITMASK[s]
         if not (m & (m - 1)):
             continue
-        # the cards the players still to play may play (to a lead of this suit when leading)
-        later = 0
+        # the cards the declarer and the defenders still to play may play
+        # (to a lead of this suit when leading)
+        later_d = 0
+        later_f = 0
         for k in range(p.ncards + 1, 4):
             o = (p.leader + k) & 3
-            if p.ncards:
-                later |= legal_moves(p, o)
+            if o == 0:
+                later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
             else:
-                later |= follow(p.hands[o], s)
+                later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
         while m:
             # the run starting at the lowest card left: cards of m with no other card in play between
             c = dd_ctz(m)
@@ -548,13 +551,13 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
                 continue
             top = highest(run)
             if p.ncards == 0 or beats(top, w):
-                if later & beat_mask(top):
-                    continue
                 decl_wins = seat == 0
-            else:
-                if later & beat_mask(w):
+                if (later_f if decl_wins else later_d) & beat_mask(top):
                     continue
+            else:
                 decl_wins = wseat == 0
+                if (later_f if decl_wins else later_d) & beat_mask(w):
+                    continue
             if (seat == 0) == decl_wins:
                 drop |= run & ~((<uint64_t>1) << top)
             else:
