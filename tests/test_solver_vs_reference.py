@@ -24,11 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endings import deal_to_text, random_ending  # noqa: E402
 from reference import (  # noqa: E402
     RefError,
+    points,
     ref_card_values,
     ref_legal,
     ref_line_points,
     ref_play,
     ref_state,
+    strength,
+    suit_of,
 )
 
 from dobbm_solver.cards import card_name  # noqa: E402
@@ -85,6 +88,25 @@ def _report(failures: list[tuple[Case, str]]) -> str:
             f"got:      {got}")
 
 
+def _last_card_run(deal) -> bool:
+    """The player to move, last to the trick, holds two legal cards of a suit with
+    different points and no other card in play between them: a position where
+    the solver searches only one card of such a run (the trick's side is sure)."""
+    st = ref_state(deal)
+    if len(st.trick) != 3:
+        return False
+    hand = st.hands[st.to_move]
+    others = [c for h in st.hands if h is not hand for c in h] + list(st.trick)
+    legal = ref_legal(hand, st.trick)
+    for a in legal:
+        for b in legal:
+            if (suit_of(a) == suit_of(b) and strength(a) < strength(b) and points([a]) != points([b])
+                    and not any(suit_of(c) == suit_of(a) and strength(a) < strength(c) < strength(b)
+                                for c in others)):
+                return True
+    return False
+
+
 def test_endings_are_varied(cases):
     """The generator covers what it should (so the cross-check means something)."""
     kinds = {(c.cards_left + 3) // 4 for c in cases}
@@ -96,6 +118,8 @@ def test_endings_are_varied(cases):
     assert sum(len(c.values) > 1 for c in cases) > len(cases) // 2
     # cases where the card chosen matters
     assert sum(len(set(c.values.values())) > 1 for c in cases) > len(cases) // 10
+    # the solver's sure-trick rule applies at the root of many of them
+    assert sum(_last_card_run(c.deal) for c in cases) > len(cases) // 50
 
 
 def test_value_matches_reference(cases):
