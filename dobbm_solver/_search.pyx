@@ -18,8 +18,9 @@ stays cached from solve to solve, and is rehashed into the whole after
 and, for the side on lead, the winners it can cash at once (drawing trumps,
 then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
-ordering: leads by a history counter of their own, following cards by
-trick-winning heuristics and history counters.
+ordering: leads by a history counter of their own (credited for a cutoff by
+the square of the cards left, debited twice that for each lead tried before
+it), following cards by trick-winning heuristics and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -518,13 +519,11 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         if hist > 255:
             hist = 255
         if p.ncards == 0:
-            # leads: by history (it learns which leads refute), higher cards
-            # first on ties.  Static promise (sure winners first, as a
+            # leads: by history (it learns which leads refute, and debits
+            # those that failed, see lead_credit), higher cards first on ties.  Static promise (sure winners first, as a
             # bridge solver would) and the table's move (from a search at
             # another MTD(f) threshold) both ordered worse than this.
             hist = ctx.lead_history[seat][c]
-            if hist > (1 << 19):
-                hist = 1 << 19
             sc = (hist << 10) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
@@ -546,6 +545,29 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         out[j] = c
         n += 1
     return n
+
+
+cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int depth) noexcept nogil:
+    """Lead ``moves[i]`` of ``seat`` cut off with ``depth`` cards left: credit it, debit the leads tried before it.
+
+    The weight grows with the square of the cards left (a cutoff high in the
+    tree saves more); a lead that failed loses twice that, so the leads that
+    keep failing sink below those that have not been tried.  Both are halved
+    for the seat when one grows large (no overflow over long runs of roots).
+    """
+    cdef int w = depth * depth, k
+    cdef int* h = ctx.lead_history[seat]
+    cdef bint big = False
+    h[moves[i]] += w
+    if h[moves[i]] > (1 << 20):
+        big = True
+    for k in range(i):
+        h[moves[k]] -= 2 * w
+        if h[moves[k]] < -(1 << 20):
+            big = True
+    if big:
+        for k in range(NCARDS):
+            h[k] //= 2
 
 
 cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
@@ -780,7 +802,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     alpha = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            ctx.lead_history[seat][moves[i]] += depth + 1
+                            lead_credit(ctx, seat, moves, i, depth)
                         else:
                             ctx.history[seat][moves[i]] += 1
                         break
@@ -795,7 +817,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     beta = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            ctx.lead_history[seat][moves[i]] += depth + 1
+                            lead_credit(ctx, seat, moves, i, depth)
                         else:
                             ctx.history[seat][moves[i]] += 1
                         break
