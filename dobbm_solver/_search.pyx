@@ -20,7 +20,9 @@ then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
 ordering: leads by a history counter of their own (credited for a cutoff by
 the square of the cards left, debited twice that for each lead tried before
-it), following cards by trick-winning heuristics and history counters.
+it), following cards by trick-winning heuristics (a defender who can win
+the trick for good does so with his richest such card) and history
+counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -530,7 +532,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
             if not (opp & beat_mask(c)):
-                sc = (3 << 20) - ((c % 9) << 12) + hist       # win it for good, with the lowest such card
+                # win it for good: the declarer with the lowest such card, a
+                # defender with the one worth most (its points are the
+                # defenders' now, and the refutation found first is a
+                # stronger one, so the fail-soft bound it returns is tighter)
+                if seat == 0:
+                    sc = (3 << 20) - ((c % 9) << 12) + hist
+                else:
+                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8) + hist
             else:
                 sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
         else:
