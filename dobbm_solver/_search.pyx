@@ -18,9 +18,10 @@ stays cached from solve to solve, and is rehashed into the whole after
 and, for the side on lead, the winners it can cash at once (drawing trumps,
 then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
-ordering: leads by a history counter of their own (credited for a cutoff by
-the square of the cards left, debited twice that for each lead tried before
-it), following cards by trick-winning heuristics (a defender who can win
+ordering: a defender's leads that win the trick or let a partner win it
+first, the richest first; other leads by a history counter of their own
+(credited for a cutoff by the square of the cards left, debited twice that
+for each lead tried before it); following cards by trick-winning heuristics (a defender who can win
 the trick for good does so with his richest such card) and history
 counters.
 """
@@ -504,6 +505,10 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef int k, o
+    cdef uint64_t decl = 0, part = 0, sm
+    if p.ncards == 0 and seat != 0:
+        decl = p.hands[0]
+        part = (p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
     if p.ncards:
         w = p.win
         wseat = (p.leader + w) & 3
@@ -522,11 +527,23 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
             hist = 255
         if p.ncards == 0:
             # leads: by history (it learns which leads refute, and debits
-            # those that failed, see lead_credit), higher cards first on ties.  Static promise (sure winners first, as a
-            # bridge solver would) and the table's move (from a search at
-            # another MTD(f) threshold) both ordered worse than this.
+            # those that failed, see lead_credit), higher cards first on
+            # ties.  Static promise (sure winners first, as a bridge solver
+            # would) and the table's move (from a search at another MTD(f)
+            # threshold) both ordered the declarer's leads worse than this.
             hist = ctx.lead_history[seat][c]
-            sc = (hist << 10) + (c % 9)
+            sc = (hist << 4) + (c % 9)
+            sm = SUITMASK[SUIT[c]]
+            if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
+                # a defender's lead the declarer cannot ruff goes first if it
+                # wins the trick (trumps, then the richest), next if a partner
+                # holds a card above the declarer's in its plain suit (the
+                # richest first: it is smeared): refutations that take
+                # points, found first, also tighten the fail-soft bounds
+                if not ((decl | part) & sm & ~((<uint64_t>2 << c) - 1)):
+                    sc = (1 << 30) + (POINTS[c] << 4) + (c % 9) + (16 << 4 if SUIT[c] == TRUMP else 0)
+                elif SUIT[c] != TRUMP and (part & sm & above_all(decl & sm)):
+                    sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
