@@ -15,7 +15,8 @@ exactly by the four hands, the leader and the Match flag, so results never
 depend on the table size (a new table starts in a 1 MiB part of it, which
 stays cached from solve to solve, and is rehashed into the whole after
 100k nodes or when roots share it); equivalent zero-point cards searched once.  Bounds: sure trumps
-and, for the side on lead, the winners it can cash at once (drawing trumps,
+(for the declarer also by length: each of his trumps that loses falls to a
+different higher trump of a defender) and, for the side on lead, the winners it can cash at once (drawing trumps,
 then top cards no one can ruff), each with the cheapest cards the others
 must add.  The last two tricks are solved by a small direct minimax.  Move
 ordering: a defender's leads that win the trick or let a partner win it
@@ -740,7 +741,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure
+    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul
     cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
@@ -768,11 +769,27 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
         decl_sure = decl_tr & above_all(def_tr)
         def_sure = def_tr & above_all(decl_tr)
-        lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
         hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
-        if decl_sure:
-            k = dd_popcount(decl_sure)
-            lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
+        lo = p.pts + (ctx.bonus if p.has_trick else 0)
+        if decl_tr:
+            # trump length: a trump of the declarer that does not win its
+            # trick falls to a higher trump of a defender, a different one
+            # each time; so at most as many of his trumps lose as the
+            # defenders hold trumps above his lowest, only ones below their
+            # highest (say the richest of these), and all the others win
+            vul = decl_tr & ~decl_sure
+            k = dd_popcount(decl_tr)
+            v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]
+            n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
+            while n and vul:
+                i = highest(vul)
+                vul &= ~((<uint64_t>1) << i)
+                v -= POINTS[i]
+                k -= 1
+                n -= 1
+            if k:
+                lo = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
+                      + cheapest(p.hands[3], k))
         if def_sure:
             k = dd_popcount(def_sure & p.hands[1])
             i = dd_popcount(def_sure & p.hands[2])
