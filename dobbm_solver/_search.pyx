@@ -559,7 +559,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                 else:
                     sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8) + hist
             else:
-                sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
+                # contest it: no better than losing cheaply, the cheapest
+                # first (ahead of a loss with as many points)
+                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12) + hist
         else:
             sc = (1 << 19) + hist - (0 if mine else POINTS[c] << 12)   # lose as little as possible
         # insertion sort, best first
