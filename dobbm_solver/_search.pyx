@@ -16,15 +16,18 @@ depend on the table size (a new table starts in a 1 MiB part of it, which
 stays cached from solve to solve, and is rehashed into the whole after
 100k nodes or when roots share it); equivalent zero-point cards searched once.  Bounds: sure trumps
 (for the declarer also by length: each of his trumps that loses falls to a
-different higher trump of a defender) and, for the side on lead, the winners it can cash at once (drawing trumps,
-then top cards no one can ruff), each with the cheapest cards the others
-must add.  The last two tricks are solved by a small direct minimax.  Move
-ordering: a defender's leads that win the trick or let a partner win it
-first, the richest first; other leads by a history counter of their own
-(credited for a cutoff by the square of the cards left, debited twice that
-for each lead tried before it); following cards by trick-winning heuristics (a defender who can win
-the trick for good does so with his richest such card) and history
-counters.
+different higher trump of a defender) and, for the side on lead, the
+winners it can cash at once (drawing trumps, then top cards no one can
+ruff), each with the cheapest cards the others must add.  The last two
+tricks are solved by a small direct minimax.  Move ordering: a defender's
+leads that win the trick or let a partner win it first, the richest first
+(refutations that take points, found first, also return tighter fail-soft
+bounds, so MTD(f) takes bigger steps); other leads by a history counter of
+their own (credited for a cutoff by the square of the cards left, debited
+twice that for each lead tried before it); following cards by
+trick-winning heuristics (a defender who can win the trick for good does
+so with his richest such card; a card that can still be overtaken ranks
+with the losing ones, the cheapest first) and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
