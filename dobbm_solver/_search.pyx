@@ -18,7 +18,8 @@ stays cached from solve to solve, and is rehashed into the whole after
 (for the declarer also by length: each of his trumps that loses falls to a
 different higher trump of a defender) and, for the side on lead, the
 winners it can cash at once (drawing trumps, then top cards no one can
-ruff), each with the cheapest cards the others must add.  The last two
+ruff), each with the cheapest cards the others must add (a defender's
+partners may smear their richest).  The last two
 tricks are solved by a small direct minimax.  Move ordering: a defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
@@ -268,6 +269,41 @@ cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
     return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
 
 
+cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
+    """Points a partner of the leader can add to the leader's ``r`` cashed tricks, ``ns[s]``
+    of them led in suit ``s`` (plain ones above all his cards): his lowest
+    trumps to the trump leads (the leader keeps the lead), his richest cards
+    of each plain suit led while he holds them, and when out of a suit led
+    (he has no trump then) his richest cards of the suits not led."""
+    cdef int s, c, f, total = 0
+    cdef uint64_t x, pool = 0
+    for s in range(4):
+        x = hand & SUITMASK[s]
+        f = ns[s]
+        if s == TRUMP:
+            while f and x:
+                c = dd_ctz(x)
+                x &= x - 1
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        elif f:
+            while f and x:
+                c = highest(x)
+                x &= ~((<uint64_t>1) << c)
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        else:
+            pool |= x
+    while r and pool:
+        c = highest(pool)
+        pool &= ~((<uint64_t>1) << c)
+        total += POINTS[c]
+        r -= 1
+    return total
+
+
 cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     """Points the declarer on lead surely takes by cashing winners at once.
 
@@ -330,7 +366,8 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     partner are out of trumps or hold enough cards of that suit not to ruff
     (the declarer could, a partner would have to).  Every other hand adds a
     card to each such trick: the declarer trumps to the trump leads while he
-    holds them, then other cards; the partners at least their cheapest cards.
+    holds them, then other cards (at least the cheapest); the partners
+    choose theirs, and can smear points (see ``smear``).
     """
     cdef int lead = p.leader
     cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
@@ -339,6 +376,8 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t ta, tb, others, top
     cdef int r = 0, r1, pts = 0, c, s, n
+    cdef int ns[4]
+    ns[0] = ns[1] = ns[2] = ns[3] = 0
     if q1 == 0:
         a = q2
         b = q3
@@ -376,9 +415,11 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
                 if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
                     continue
                 r += n
+                ns[s] = n
                 pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
-        pts += cheapest_split(p.hands[0], r1, r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
+        ns[TRUMP] = r1
+        pts += cheapest_split(p.hands[0], r1, r) + smear(p.hands[a], ns, r) + smear(p.hands[b], ns, r)
     return pts
 
 
