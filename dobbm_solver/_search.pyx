@@ -15,11 +15,20 @@ exactly by the four hands, the leader and the Match flag, so results never
 depend on the table size (a new table starts in a 1 MiB part of it, which
 stays cached from solve to solve, and is rehashed into the whole after
 100k nodes or when roots share it); equivalent zero-point cards searched once.  Bounds: sure trumps
-and, for the side on lead, the winners it can cash at once (drawing trumps,
-then top cards no one can ruff), each with the cheapest cards the others
-must add.  The last two tricks are solved by a small direct minimax.  Move
-ordering: leads by a history counter of their own, following cards by
-trick-winning heuristics and history counters.
+(for the declarer also by length: each of his trumps that loses falls to a
+different higher trump of a defender) and, for the side on lead, the
+winners it can cash at once (drawing trumps, then top cards no one can
+ruff), each with the cheapest cards the others must add (a defender's
+partners may smear their richest).  The last two
+tricks are solved by a small direct minimax.  Move ordering: a defender's
+leads that win the trick or let a partner win it first, the richest first
+(refutations that take points, found first, also return tighter fail-soft
+bounds, so MTD(f) takes bigger steps); other leads by a history counter of
+their own (credited for a cutoff by the square of the cards left, debited
+twice that for each lead tried before it); following cards by
+trick-winning heuristics (a defender who can win the trick for good does
+so with his richest such card; a card that can still be overtaken ranks
+with the losing ones, the cheapest first) and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -260,6 +269,41 @@ cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
     return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
 
 
+cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
+    """Points a partner of the leader can add to the leader's ``r`` cashed tricks, ``ns[s]``
+    of them led in suit ``s`` (plain ones above all his cards): his lowest
+    trumps to the trump leads (the leader keeps the lead), his richest cards
+    of each plain suit led while he holds them, and when out of a suit led
+    (he has no trump then) his richest cards of the suits not led."""
+    cdef int s, c, f, total = 0
+    cdef uint64_t x, pool = 0
+    for s in range(4):
+        x = hand & SUITMASK[s]
+        f = ns[s]
+        if s == TRUMP:
+            while f and x:
+                c = dd_ctz(x)
+                x &= x - 1
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        elif f:
+            while f and x:
+                c = highest(x)
+                x &= ~((<uint64_t>1) << c)
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        else:
+            pool |= x
+    while r and pool:
+        c = highest(pool)
+        pool &= ~((<uint64_t>1) << c)
+        total += POINTS[c]
+        r -= 1
+    return total
+
+
 cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     """Points the declarer on lead surely takes by cashing winners at once.
 
@@ -322,7 +366,8 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     partner are out of trumps or hold enough cards of that suit not to ruff
     (the declarer could, a partner would have to).  Every other hand adds a
     card to each such trick: the declarer trumps to the trump leads while he
-    holds them, then other cards; the partners at least their cheapest cards.
+    holds them, then other cards (at least the cheapest); the partners
+    choose theirs, and can smear points (see ``smear``).
     """
     cdef int lead = p.leader
     cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
@@ -331,6 +376,8 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t ta, tb, others, top
     cdef int r = 0, r1, pts = 0, c, s, n
+    cdef int ns[4]
+    ns[0] = ns[1] = ns[2] = ns[3] = 0
     if q1 == 0:
         a = q2
         b = q3
@@ -368,9 +415,11 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
                 if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
                     continue
                 r += n
+                ns[s] = n
                 pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
-        pts += cheapest_split(p.hands[0], r1, r) + cheapest(p.hands[a], r) + cheapest(p.hands[b], r)
+        ns[TRUMP] = r1
+        pts += cheapest_split(p.hands[0], r1, r) + smear(p.hands[a], ns, r) + smear(p.hands[b], ns, r)
     return pts
 
 
@@ -573,6 +622,10 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef int k, o
+    cdef uint64_t decl = 0, part = 0, sm
+    if p.ncards == 0 and seat != 0:
+        decl = p.hands[0]
+        part = (p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
     if p.ncards:
         w = p.win
         wseat = (p.leader + w) & 3
@@ -590,22 +643,41 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         if hist > 255:
             hist = 255
         if p.ncards == 0:
-            # leads: by history (it learns which leads refute), higher cards
-            # first on ties.  Static promise (sure winners first, as a
-            # bridge solver would) and the table's move (from a search at
-            # another MTD(f) threshold) both ordered worse than this.
+            # leads: by history (it learns which leads refute, and debits
+            # those that failed, see lead_credit), higher cards first on
+            # ties.  Static promise (sure winners first, as a bridge solver
+            # would) and the table's move (from a search at another MTD(f)
+            # threshold) both ordered the declarer's leads worse than this.
             hist = ctx.lead_history[seat][c]
-            if hist > (1 << 19):
-                hist = 1 << 19
-            sc = (hist << 10) + (c % 9)
+            sc = (hist << 4) + (c % 9)
+            sm = SUITMASK[SUIT[c]]
+            if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
+                # a defender's lead the declarer cannot ruff goes first if it
+                # wins the trick (trumps, then the richest), next if a partner
+                # holds a card above the declarer's in its plain suit (the
+                # richest first: it is smeared): refutations that take
+                # points, found first, also tighten the fail-soft bounds
+                if not ((decl | part) & sm & ~((<uint64_t>2 << c) - 1)):
+                    sc = (1 << 30) + (POINTS[c] << 4) + (c % 9) + (16 << 4 if SUIT[c] == TRUMP else 0)
+                elif SUIT[c] != TRUMP and (part & sm & above_all(decl & sm)):
+                    sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
             sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
             if not (opp & beat_mask(c)):
-                sc = (3 << 20) - ((c % 9) << 12) + hist       # win it for good, with the lowest such card
+                # win it for good: the declarer with the lowest such card, a
+                # defender with the one worth most (its points are the
+                # defenders' now, and the refutation found first is a
+                # stronger one, so the fail-soft bound it returns is tighter)
+                if seat == 0:
+                    sc = (3 << 20) - ((c % 9) << 12) + hist
+                else:
+                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8) + hist
             else:
-                sc = (1 << 20) - (POINTS[c] << 12) + hist      # contest it cheaply
+                # contest it: no better than losing cheaply, the cheapest
+                # first (ahead of a loss with as many points)
+                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12) + hist
         else:
             sc = (1 << 19) + hist - (0 if mine else POINTS[c] << 12)   # lose as little as possible
         # insertion sort, best first
@@ -618,6 +690,29 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         out[j] = c
         n += 1
     return n
+
+
+cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int depth) noexcept nogil:
+    """Lead ``moves[i]`` of ``seat`` cut off with ``depth`` cards left: credit it, debit the leads tried before it.
+
+    The weight grows with the square of the cards left (a cutoff high in the
+    tree saves more); a lead that failed loses twice that, so the leads that
+    keep failing sink below those that have not been tried.  Both are halved
+    for the seat when one grows large (no overflow over long runs of roots).
+    """
+    cdef int w = depth * depth, k
+    cdef int* h = ctx.lead_history[seat]
+    cdef bint big = False
+    h[moves[i]] += w
+    if h[moves[i]] > (1 << 20):
+        big = True
+    for k in range(i):
+        h[moves[k]] -= 2 * w
+        if h[moves[k]] < -(1 << 20):
+            big = True
+    if big:
+        for k in range(NCARDS):
+            h[k] //= 2
 
 
 cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
@@ -764,7 +859,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure
+    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul
     cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
@@ -792,11 +887,27 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
         decl_sure = decl_tr & above_all(def_tr)
         def_sure = def_tr & above_all(decl_tr)
-        lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
         hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
-        if decl_sure:
-            k = dd_popcount(decl_sure)
-            lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
+        lo = p.pts + (ctx.bonus if p.has_trick else 0)
+        if decl_tr:
+            # trump length: a trump of the declarer that does not win its
+            # trick falls to a higher trump of a defender, a different one
+            # each time; so at most as many of his trumps lose as the
+            # defenders hold trumps above his lowest, only ones below their
+            # highest (say the richest of these), and all the others win
+            vul = decl_tr & ~decl_sure
+            k = dd_popcount(decl_tr)
+            v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]
+            n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
+            while n and vul:
+                i = highest(vul)
+                vul &= ~((<uint64_t>1) << i)
+                v -= POINTS[i]
+                k -= 1
+                n -= 1
+            if k:
+                lo = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
+                      + cheapest(p.hands[3], k))
         if def_sure:
             k = dd_popcount(def_sure & p.hands[1])
             i = dd_popcount(def_sure & p.hands[2])
@@ -852,7 +963,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     alpha = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            ctx.lead_history[seat][moves[i]] += depth + 1
+                            lead_credit(ctx, seat, moves, i, depth)
                         else:
                             ctx.history[seat][moves[i]] += 1
                         break
@@ -867,7 +978,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     beta = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            ctx.lead_history[seat][moves[i]] += depth + 1
+                            lead_credit(ctx, seat, moves, i, depth)
                         else:
                             ctx.history[seat][moves[i]] += 1
                         break
