@@ -69,7 +69,6 @@ cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
 cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
 cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
-cdef uint8_t DROP[16][16]      # DROP[present][moves]: zero cards of a suit that have a twin (see drop_equivalent)
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
 cdef uint64_t RANKMASK[9]       # the four cards of a rank
 cdef uint64_t BEATS[36]         # BEATS[w]: the cards that take the trick from card w played after it
@@ -98,18 +97,6 @@ cdef void _init_tables() noexcept:
         for b in range(9):
             if (z >> b) & 1:
                 TRUMP_PTS[z] += _rank_points[b]
-    cdef int nxt
-    for z in range(16):
-        for hz in range(16):
-            out = 0
-            for b in range(4):
-                if (hz >> b) & 1:
-                    nxt = b + 1
-                    while nxt < 4 and not (z >> nxt) & 1:
-                        nxt += 1
-                    if nxt < 4 and (hz >> nxt) & 1:
-                        out |= 1 << b
-            DROP[z][hz] = out
     for z in range(16):
         k = 0
         for b in range(4):
@@ -156,14 +143,14 @@ cdef inline uint64_t legal_moves(const Pos* p, int seat) noexcept nogil:
 
 cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogil:
     """Keep one card of each run of zero-point cards adjacent among the cards in play."""
-    cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
-    cdef uint64_t drop = 0
-    cdef int s, m
-    for s in range(4):
-        m = (moves >> (9 * s)) & 0xF
-        if m & (m - 1):
-            drop |= (<uint64_t>DROP[(present >> (9 * s)) & 0xF][m]) << (9 * s)
-    return moves & ~drop
+    # drop a zero card of ``moves`` when the next zero card above it in
+    # play (same suit) is a move too; all suits at once: rank c + 1, or
+    # c + 2 past a gap, or c + 3 past two (point cards are masked off, so
+    # nothing crosses into them or into the next suit)
+    cdef uint64_t present = (p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask) & ZERO_MASK
+    cdef uint64_t m = moves & ZERO_MASK
+    cdef uint64_t gap1 = ~(present >> 1), gap2 = ~(present >> 2)
+    return moves & ~(m & ((m >> 1) | (gap1 & ((m >> 2) | (gap2 & (m >> 3))))))
 
 
 cdef inline void play(Pos* p, int card) noexcept nogil:
