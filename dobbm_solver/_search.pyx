@@ -213,18 +213,34 @@ cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
 
 
 cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
-    """The fewest points ``k`` cards of ``hand`` can hold."""
-    cdef int r, n, total = 0
+    """The fewest points ``k`` cards of ``hand`` can hold (all of them if it holds fewer)."""
+    # zero cards first, then U O K 10 A: unrolled, most calls end early
+    cdef int n, total
     k -= dd_popcount(hand & ZERO_MASK)
-    r = 4
-    while k > 0 and r < 9:
-        n = dd_popcount(hand & RANKMASK[r])
-        if n > k:
-            n = k
-        total += n * _rank_points[r]
-        k -= n
-        r += 1
-    return total
+    if k <= 0:
+        return 0
+    n = dd_popcount(hand & RANKMASK[4])
+    if n >= k:
+        return 2 * k
+    total = 2 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[5])
+    if n >= k:
+        return total + 3 * k
+    total += 3 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[6])
+    if n >= k:
+        return total + 4 * k
+    total += 4 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[7])
+    if n >= k:
+        return total + 10 * k
+    total += 10 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[8])
+    return total + 11 * (k if n >= k else n)
 
 
 cdef inline int highest(uint64_t cards) noexcept nogil:
@@ -236,7 +252,10 @@ cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
     when it never trumps the others (it follows their suit or has no trump):
     trumps to the trump leads while it has them, other cards to the rest."""
     cdef uint64_t tr = hand & SUITMASK[TRUMP]
-    cdef int k = dd_popcount(tr)
+    cdef int k
+    if r1 == 0:     # the common case: no trump leads
+        return cheapest(hand & ~tr, r)
+    k = dd_popcount(tr)
     if k > r1:
         k = r1
     return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
