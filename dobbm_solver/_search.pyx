@@ -67,8 +67,6 @@ cdef int POINTS[36]
 cdef int SUIT[36]
 cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
-cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
-cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
 cdef uint64_t RANKMASK[9]       # the four cards of a rank
 cdef uint64_t BEATS[36]         # BEATS[w]: the cards that take the trick from card w played after it
@@ -87,7 +85,7 @@ cdef void _init_tables() noexcept:
         SUIT[c] = c // 9
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
-    cdef int z, hz, b, k, out
+    cdef int z, b
     for b in range(9):
         RANKMASK[b] = 0
         for s in range(4):
@@ -97,21 +95,6 @@ cdef void _init_tables() noexcept:
         for b in range(9):
             if (z >> b) & 1:
                 TRUMP_PTS[z] += _rank_points[b]
-    for z in range(16):
-        k = 0
-        for b in range(4):
-            if (z >> b) & 1:
-                NTH[z][k] = b
-                k += 1
-        for hz in range(16):
-            out = 0
-            k = 0
-            for b in range(4):
-                if (z >> b) & 1:
-                    if (hz >> b) & 1:
-                        out |= 1 << k
-                    k += 1
-            COMPRESS[z][hz] = out
     for c in range(NCARDS):
         # higher cards of its suit; all trumps too when it is a plain card
         BEATS[c] = SUITMASK[SUIT[c]] & ~(((<uint64_t>2) << c) - 1)
@@ -568,19 +551,18 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ha = p.hands[1] | p.hands[3]
     cdef uint64_t hb = p.hands[2] | p.hands[3]
-    cdef uint64_t a, b, cp, hsh
-    cdef int s, z
+    cdef uint64_t a = ha, b = hb, cp = present, hole, above
+    cdef int r
     # packing is a selection of bits, so it commutes with the union of the
-    # (disjoint) hands; the packed zero cards present fill the lowest ranks
-    a = ha & ~ZERO_MASK
-    b = hb & ~ZERO_MASK
-    cp = present & ~ZERO_MASK
-    for s in range(4):
-        z = (present >> (9 * s)) & 0xF
-        if z:
-            a |= (<uint64_t>COMPRESS[z][(ha >> (9 * s)) & 0xF]) << (9 * s)
-            b |= (<uint64_t>COMPRESS[z][(hb >> (9 * s)) & 0xF]) << (9 * s)
-            cp |= (<uint64_t>((1 << dd_popcount(z)) - 1)) << (9 * s)
+    # (disjoint) hands.  All suits at once: close each gap among the zero
+    # cards present (ranks 2, 1, 0 in turn) by moving the zero cards above
+    # it down one rank
+    for r in range(2, -1, -1):
+        hole = RANKMASK[r] & ~present
+        above = (hole * 14) & ZERO_MASK      # ranks r + 1 .. 3 of the suits with that gap
+        a = (a & ~above) | ((a & above) >> 1)
+        b = (b & ~above) | ((b & above) >> 1)
+        cp = (cp & ~above) | ((cp & above) >> 1)
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
