@@ -714,6 +714,8 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if i > k:
                 k = i
             hi -= cheapest(p.hands[0], k)
+        if lo >= beta and p.leader != 0:
+            return lo   # the defenders' cash bound below could only lower hi
         # the side on lead may cash its winners at once
         if p.leader == 0:
             v = declarer_cash(p, &k)
