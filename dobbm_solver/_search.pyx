@@ -110,18 +110,20 @@ cdef inline bint beats(int a, int w) noexcept nogil:
     return (BEATS[w] >> a) & 1
 
 
+cdef inline uint64_t follow(uint64_t hand, int suit) noexcept nogil:
+    """Legal cards of ``hand`` when ``suit`` is led."""
+    # selects, not branches (conditional moves): which one applies is hard to predict
+    cdef uint64_t f = hand & SUITMASK[suit]
+    cdef uint64_t t = hand & SUITMASK[TRUMP]
+    cdef uint64_t r = t if t else hand
+    return f if f else r
+
+
 cdef inline uint64_t legal_moves(const Pos* p, int seat) noexcept nogil:
     cdef uint64_t h = p.hands[seat]
-    cdef uint64_t f
     if p.ncards == 0:
         return h
-    f = h & SUITMASK[SUIT[p.trick[0]]]
-    if f:
-        return f
-    f = h & SUITMASK[TRUMP]
-    if f:
-        return f
-    return h
+    return follow(h, SUIT[p.trick[0]])
 
 
 cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogil:
@@ -377,17 +379,6 @@ cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
     if w == 0:
         return p.pts + tp + bonus
     return p.pts + (bonus if p.has_trick else 0)
-
-
-cdef inline uint64_t follow(uint64_t hand, int suit) noexcept nogil:
-    """Legal cards of ``hand`` when ``suit`` is led."""
-    cdef uint64_t f = hand & SUITMASK[suit]
-    if f:
-        return f
-    f = hand & SUITMASK[TRUMP]
-    if f:
-        return f
-    return hand
 
 
 cdef inline int trick_winner(int lead, int a, int b, int c, int d) noexcept nogil:
