@@ -693,9 +693,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         def_sure = def_tr & above_all(decl_tr)
         lo = p.pts + (ctx.bonus if (p.has_trick or decl_sure) else 0) + TRUMP_PTS[decl_sure >> (9 * TRUMP)]
         hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
-        if decl_sure:
-            k = dd_popcount(decl_sure)
-            lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
         if def_sure:
             k = dd_popcount(def_sure & p.hands[1])
             i = dd_popcount(def_sure & p.hands[2])
@@ -705,16 +702,22 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if i > k:
                 k = i
             hi -= cheapest(p.hands[0], k)
-        if lo >= beta and p.leader != 0:
-            return lo   # the defenders' cash bound below could only lower hi
         # the side on lead may cash its winners at once
         if p.leader == 0:
+            # no need for the defenders' cards to the sure trumps: the cash
+            # bound is at least as high (it leads those trumps first, and
+            # each defender adds at least as many cards, at their cheapest)
             v = declarer_cash(p, &k)
             if k:
                 v += p.pts + ctx.bonus
                 if v > lo:
                     lo = v
         else:
+            if decl_sure:
+                k = dd_popcount(decl_sure)
+                lo += cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
+                if lo >= beta:
+                    return lo   # the defenders' cash bound below could only lower hi
             v = p.pts + p.rem_pts + ctx.bonus - defender_cash(p)
             if v < hi:
                 hi = v
