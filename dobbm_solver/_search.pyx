@@ -76,11 +76,9 @@ cdef int POINTS[36]
 cdef int SUIT[36]
 cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
-cdef uint8_t COMPRESS[16][16]   # COMPRESS[z][h]: bits of h packed down over the set bits of z
-cdef uint8_t NTH[16][4]         # NTH[z][k]: position of the k-th set bit of z
-cdef uint8_t DROP[16][16]      # DROP[present][moves]: zero cards of a suit that have a twin (see drop_equivalent)
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
 cdef uint64_t RANKMASK[9]       # the four cards of a rank
+cdef uint64_t BEATS[36]         # BEATS[w]: the cards that take the trick from card w played after it
 
 cdef int _rank_points[9]
 _rank_points[:] = [0, 0, 0, 0, 2, 3, 4, 10, 11]
@@ -96,7 +94,7 @@ cdef void _init_tables() noexcept:
         SUIT[c] = c // 9
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
-    cdef int z, hz, b, k, out
+    cdef int z, b
     for b in range(9):
         RANKMASK[b] = 0
         for s in range(4):
@@ -106,68 +104,47 @@ cdef void _init_tables() noexcept:
         for b in range(9):
             if (z >> b) & 1:
                 TRUMP_PTS[z] += _rank_points[b]
-    cdef int nxt
-    for z in range(16):
-        for hz in range(16):
-            out = 0
-            for b in range(4):
-                if (hz >> b) & 1:
-                    nxt = b + 1
-                    while nxt < 4 and not (z >> nxt) & 1:
-                        nxt += 1
-                    if nxt < 4 and (hz >> nxt) & 1:
-                        out |= 1 << b
-            DROP[z][hz] = out
-    for z in range(16):
-        k = 0
-        for b in range(4):
-            if (z >> b) & 1:
-                NTH[z][k] = b
-                k += 1
-        for hz in range(16):
-            out = 0
-            k = 0
-            for b in range(4):
-                if (z >> b) & 1:
-                    if (hz >> b) & 1:
-                        out |= 1 << k
-                    k += 1
-            COMPRESS[z][hz] = out
+    for c in range(NCARDS):
+        # higher cards of its suit; all trumps too when it is a plain card
+        BEATS[c] = SUITMASK[SUIT[c]] & ~(((<uint64_t>2) << c) - 1)
+        if SUIT[c] != TRUMP:
+            BEATS[c] |= SUITMASK[TRUMP]
 
 _init_tables()
 
 
 cdef inline bint beats(int a, int w) noexcept nogil:
     """Card ``a`` played after ``w`` takes the trick from it."""
-    if SUIT[a] == SUIT[w]:
-        return a > w
-    return SUIT[a] == TRUMP
+    # a table bit test: no branch on the suits
+    return (BEATS[w] >> a) & 1
+
+
+cdef inline uint64_t follow(uint64_t hand, int suit) noexcept nogil:
+    """Legal cards of ``hand`` when ``suit`` is led."""
+    # selects, not branches (conditional moves): which one applies is hard to predict
+    cdef uint64_t f = hand & SUITMASK[suit]
+    cdef uint64_t t = hand & SUITMASK[TRUMP]
+    cdef uint64_t r = t if t else hand
+    return f if f else r
 
 
 cdef inline uint64_t legal_moves(const Pos* p, int seat) noexcept nogil:
     cdef uint64_t h = p.hands[seat]
-    cdef uint64_t f
     if p.ncards == 0:
         return h
-    f = h & SUITMASK[SUIT[p.trick[0]]]
-    if f:
-        return f
-    f = h & SUITMASK[TRUMP]
-    if f:
-        return f
-    return h
+    return follow(h, SUIT[p.trick[0]])
 
 
 cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogil:
     """Keep one card of each run of zero-point cards adjacent among the cards in play."""
-    cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
-    cdef uint64_t drop = 0
-    cdef int s, m
-    for s in range(4):
-        m = (moves >> (9 * s)) & 0xF
-        if m & (m - 1):
-            drop |= (<uint64_t>DROP[(present >> (9 * s)) & 0xF][m]) << (9 * s)
-    return moves & ~drop
+    # drop a zero card of ``moves`` when the next zero card above it in
+    # play (same suit) is a move too; all suits at once: rank c + 1, or
+    # c + 2 past a gap, or c + 3 past two (point cards are masked off, so
+    # nothing crosses into them or into the next suit)
+    cdef uint64_t present = (p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask) & ZERO_MASK
+    cdef uint64_t m = moves & ZERO_MASK
+    cdef uint64_t gap1 = ~(present >> 1), gap2 = ~(present >> 2)
+    return moves & ~(m & ((m >> 1) | (gap1 & ((m >> 2) | (gap2 & (m >> 3))))))
 
 
 cdef inline void play(Pos* p, int card) noexcept nogil:
@@ -195,41 +172,31 @@ cdef inline void play(Pos* p, int card) noexcept nogil:
 
 
 cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
-    """``c`` = ``p`` after ``card`` (as :func:`play`), each field written once."""
+    """``c`` = ``p`` after ``card`` (as :func:`play`)."""
+    # one block copy (a few wide moves), then the fields that change
     cdef int seat = (p.leader + p.ncards) & 3
     cdef uint64_t bit = (<uint64_t>1) << card
-    cdef int i, w, tp = p.trick_pts + POINTS[card]
-    c.hands[0] = p.hands[0]
-    c.hands[1] = p.hands[1]
-    c.hands[2] = p.hands[2]
-    c.hands[3] = p.hands[3]
+    cdef int w
+    c[0] = p[0]
     c.hands[seat] = p.hands[seat] & ~bit
     c.rem_pts = p.rem_pts - POINTS[card]
     if p.ncards == 3:
         w = 3 if beats(card, p.trick[p.win]) else p.win
         w = (p.leader + w) & 3
         if w == 0:
-            c.pts = p.pts + tp
+            c.pts = p.pts + p.trick_pts + POINTS[card]
             c.has_trick = 1
-        else:
-            c.pts = p.pts
-            c.has_trick = p.has_trick
         c.leader = w
         c.ncards = 0
         c.trick_pts = 0
         c.trickmask = 0
     else:
-        c.trick[0] = p.trick[0]
-        c.trick[1] = p.trick[1]
-        c.trick[2] = p.trick[2]
         c.trick[p.ncards] = card
-        c.win = p.ncards if p.ncards == 0 or beats(card, p.trick[p.win]) else p.win
-        c.leader = p.leader
+        if p.ncards == 0 or beats(card, p.trick[p.win]):
+            c.win = p.ncards
         c.ncards = p.ncards + 1
-        c.trick_pts = tp
+        c.trick_pts = p.trick_pts + POINTS[card]
         c.trickmask = p.trickmask | bit
-        c.pts = p.pts
-        c.has_trick = p.has_trick
 
 
 cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
@@ -240,18 +207,34 @@ cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
 
 
 cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
-    """The fewest points ``k`` cards of ``hand`` can hold."""
-    cdef int r, n, total = 0
+    """The fewest points ``k`` cards of ``hand`` can hold (all of them if it holds fewer)."""
+    # zero cards first, then U O K 10 A: unrolled, most calls end early
+    cdef int n, total
     k -= dd_popcount(hand & ZERO_MASK)
-    r = 4
-    while k > 0 and r < 9:
-        n = dd_popcount(hand & RANKMASK[r])
-        if n > k:
-            n = k
-        total += n * _rank_points[r]
-        k -= n
-        r += 1
-    return total
+    if k <= 0:
+        return 0
+    n = dd_popcount(hand & RANKMASK[4])
+    if n >= k:
+        return 2 * k
+    total = 2 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[5])
+    if n >= k:
+        return total + 3 * k
+    total += 3 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[6])
+    if n >= k:
+        return total + 4 * k
+    total += 4 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[7])
+    if n >= k:
+        return total + 10 * k
+    total += 10 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[8])
+    return total + 11 * (k if n >= k else n)
 
 
 cdef inline int highest(uint64_t cards) noexcept nogil:
@@ -263,7 +246,10 @@ cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
     when it never trumps the others (it follows their suit or has no trump):
     trumps to the trump leads while it has them, other cards to the rest."""
     cdef uint64_t tr = hand & SUITMASK[TRUMP]
-    cdef int k = dd_popcount(tr)
+    cdef int k
+    if r1 == 0:     # the common case: no trump leads
+        return cheapest(hand & ~tr, r)
+    k = dd_popcount(tr)
     if k > r1:
         k = r1
     return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
@@ -444,17 +430,6 @@ cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
     return p.pts + (bonus if p.has_trick else 0)
 
 
-cdef inline uint64_t follow(uint64_t hand, int suit) noexcept nogil:
-    """Legal cards of ``hand`` when ``suit`` is led."""
-    cdef uint64_t f = hand & SUITMASK[suit]
-    if f:
-        return f
-    f = hand & SUITMASK[TRUMP]
-    if f:
-        return f
-    return hand
-
-
 cdef inline int trick_winner(int lead, int a, int b, int c, int d) noexcept nogil:
     """Seat winning the trick ``a b c d`` led by seat ``lead``."""
     cdef int w = 0, best = a
@@ -536,10 +511,7 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
 
 cdef inline uint64_t beat_mask(int w) noexcept nogil:
     """The cards that beat card ``w`` when played after it."""
-    cdef uint64_t above = ~(((<uint64_t>2) << w) - 1)
-    if SUIT[w] == TRUMP:
-        return SUITMASK[TRUMP] & above
-    return (SUITMASK[SUIT[w]] & above) | SUITMASK[TRUMP]
+    return BEATS[w]
 
 
 cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noexcept nogil:
@@ -737,19 +709,18 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ha = p.hands[1] | p.hands[3]
     cdef uint64_t hb = p.hands[2] | p.hands[3]
-    cdef uint64_t a, b, cp, hsh
-    cdef int s, z
+    cdef uint64_t a = ha, b = hb, cp = present, hole, above
+    cdef int r
     # packing is a selection of bits, so it commutes with the union of the
-    # (disjoint) hands; the packed zero cards present fill the lowest ranks
-    a = ha & ~ZERO_MASK
-    b = hb & ~ZERO_MASK
-    cp = present & ~ZERO_MASK
-    for s in range(4):
-        z = (present >> (9 * s)) & 0xF
-        if z:
-            a |= (<uint64_t>COMPRESS[z][(ha >> (9 * s)) & 0xF]) << (9 * s)
-            b |= (<uint64_t>COMPRESS[z][(hb >> (9 * s)) & 0xF]) << (9 * s)
-            cp |= (<uint64_t>((1 << dd_popcount(z)) - 1)) << (9 * s)
+    # (disjoint) hands.  All suits at once: close each gap among the zero
+    # cards present (ranks 2, 1, 0 in turn) by moving the zero cards above
+    # it down one rank
+    for r in range(2, -1, -1):
+        hole = RANKMASK[r] & ~present
+        above = (hole * 14) & ZERO_MASK      # ranks r + 1 .. 3 of the suits with that gap
+        a = (a & ~above) | ((a & above) >> 1)
+        b = (b & ~above) | ((b & above) >> 1)
+        cp = (cp & ~above) | ((cp & above) >> 1)
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
@@ -917,6 +888,8 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if i > k:
                 k = i
             hi -= cheapest(p.hands[0], k)
+        if lo >= beta and p.leader != 0:
+            return lo   # the defenders' cash bound below could only lower hi
         # the side on lead may cash its winners at once
         if p.leader == 0:
             v = declarer_cash(p, &k)
