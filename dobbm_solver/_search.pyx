@@ -845,12 +845,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
-        if depth > 8:
-            if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
-                tt_grow(ctx)
-            # fetch the table's bucket while the bounds are worked out
-            h = canonical_key(p, ctx.bonus, key)
-            dd_prefetch(&ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)])
         # sure points: a trump above every trump the other side holds wins
         # a trick of its own for its side, and every other player adds a
         # card to it: at least their cheapest ones
@@ -907,6 +901,9 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             return hi
         if depth == 8:
             return last_two(p, ctx.bonus)
+        if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
+            tt_grow(ctx)
+        h = canonical_key(p, ctx.bonus, key)
         e = tt_probe(ctx, key, h)
         if e != NULL:
             lo = tt_decode(p, ctx.bonus, e.lower)
