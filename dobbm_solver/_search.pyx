@@ -536,8 +536,8 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
     cdef uint64_t others = present & ~p.hands[seat]
-    cdef uint64_t drop = 0, m, later_d, later_f, run
-    cdef int s, k, o, c, top, w = -1, wseat = 0
+    cdef uint64_t drop = 0, m, later_d = 0, later_f = 0, run
+    cdef int s, k, o, c, top, w = -1, wseat = 0, ready = 0
     cdef bint decl_wins
     if p.ncards:
         w = p.trick[p.win]
@@ -546,31 +546,33 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
         m = moves & SUITMASK[s]
         if not (m & (m - 1)):
             continue
-        # the cards the declarer and the defenders still to play may play
-        # (to a lead of this suit when leading)
-        later_d = 0
-        later_f = 0
-        for k in range(p.ncards + 1, 4):
-            o = (p.leader + k) & 3
-            if o == 0:
-                later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
-            else:
-                later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
+        if not ready:
+            # the cards the declarer and the defenders still to play may
+            # play (to a lead of this suit when leading; none after the 4th)
+            later_d = 0
+            later_f = 0
+            for k in range(p.ncards + 1, 4):
+                o = (p.leader + k) & 3
+                if o == 0:
+                    later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
+                else:
+                    later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
+            ready = p.ncards != 0     # following: the same for every suit
         while m:
-            # the run starting at the lowest card left: cards of m with no other card in play between
+            # the run from the lowest card left: cards of m with no other card in play between
             c = dd_ctz(m)
             run = (<uint64_t>1) << c
+            top = c
             m &= m - 1
             while m:
-                top = dd_ctz(m)
-                # cards strictly between the run's top and the next card
-                if others & (((<uint64_t>1) << top) - ((<uint64_t>2) << highest(run))):
-                    break
-                run |= (<uint64_t>1) << top
+                c = dd_ctz(m)
+                if others & (((<uint64_t>1) << c) - ((<uint64_t>2) << top)):
+                    break       # a card of another hand or of the trick lies between
+                run |= (<uint64_t>1) << c
+                top = c
                 m &= m - 1
-            if not (run & (run - 1)):
+            if top == dd_ctz(run):
                 continue
-            top = highest(run)
             if p.ncards == 0 or beats(top, w):
                 decl_wins = seat == 0
                 if (later_f if decl_wins else later_d) & beat_mask(top):
