@@ -7,7 +7,7 @@ Not part of the default test run (``testpaths = ["tests"]``); run them with
 The deals come from ``hands/benchmark.yaml`` (120 deals at the opening lead)
 and ``hands/benchmark_discard.yaml`` (30 Dobbm deals, Dobb not yet taken),
 both written by ``benchmarks/make_hands.py``.  ``DOBBM_BENCH_ROUNDS`` (default
-3) and ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1) set the timed rounds.
+5) and ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1) set the timed rounds.
 """
 
 from __future__ import annotations

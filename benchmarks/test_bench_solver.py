@@ -1,15 +1,16 @@
 """Solver benchmarks over the fixed deal sets (run: ``pytest benchmarks --benchmark-only``).
 
 Each benchmark's timed round covers the whole set (120 deals, or 30 for the
-lay-away study) with one reused ``Solver(tt_mb=64)``.  Before the timed rounds
-an untimed pre-pass solves every deal once with ``time.perf_counter`` around
-each call; its per-deal figures (median/mean/max ms, node counts) go into
-``benchmark.extra_info`` so the per-deal cost can be read next to the
-per-round time pytest-benchmark reports.  The timed rounds must reproduce the
-pre-pass values exactly.  The lay-away study (minutes a pass) times each deal
-inside its timed round instead of in a pre-pass.
+lay-away study) with one reused ``Solver(tt_mb=64)``.  Inside every round each
+deal is timed with ``time.perf_counter`` (next to a millisecond solve its cost
+is negligible); the per-deal figures in ``benchmark.extra_info`` (median, mean
+and max ms over the deals, node counts) take, for each deal, the median of
+its times over the rounds, so a moment of noise on a shared machine does not
+move them.  (a) and (b) run one untimed warm-up round first (it also fills
+the table's pages once), and every round must reproduce the warm-up's values
+exactly.
 
-``DOBBM_BENCH_ROUNDS`` (default 3) sets the timed rounds of (a) and (b),
+``DOBBM_BENCH_ROUNDS`` (default 5) sets the timed rounds of (a) and (b),
 ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1) those of (c).
 """
 
@@ -24,7 +25,7 @@ from dobbm_solver.heuristics import heuristic_discard
 
 
 def rounds(name: str, default: int) -> int:
-    """Timed rounds: ``DOBBM_BENCH_ROUNDS`` (default 3), ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1)."""
+    """Timed rounds: ``DOBBM_BENCH_ROUNDS`` (default 5), ``DOBBM_BENCH_DISCARD_ROUNDS`` (default 1)."""
     return max(1, int(os.environ.get(name, default)))
 
 
@@ -39,7 +40,25 @@ def _nodes_of(solver, result) -> int | None:
     return int(n) if n is not None else None
 
 
-def _prepass(solver, deals: Sequence, call: Callable) -> tuple[list, list[float], list[int | None]]:
+def _timed_rounds(benchmark, solver, deals: Sequence, call: Callable,
+                  n_rounds: int) -> tuple[list, list[float], list[int | None]]:
+    """Run ``call`` on every deal in one warm-up round and ``n_rounds`` timed
+    rounds; each round must give the warm-up's results.  Returns the results,
+    each deal's median time over the timed rounds, and its node count."""
+    expected, _, nodes = _one_round(solver, deals, call)
+    round_times: list[list[float]] = []
+
+    def timed() -> list:
+        results, times, _ = _one_round(solver, deals, call)
+        round_times.append(times)
+        return results
+
+    got = benchmark.pedantic(timed, rounds=n_rounds, iterations=1)
+    assert got == expected
+    return expected, [statistics.median(ts) for ts in zip(*round_times)], nodes
+
+
+def _one_round(solver, deals: Sequence, call: Callable) -> tuple[list, list[float], list[int | None]]:
     values, times, nodes = [], [], []
     for deal in deals:
         t0 = time.perf_counter()
@@ -58,7 +77,7 @@ def _stats(times: list[float], nodes: list[int | None], deals: Sequence) -> dict
         "per_deal_ms_mean": round(statistics.fmean(ms), 3),
         "per_deal_ms_max": round(max(ms), 3),
         "per_deal_ms_min": round(min(ms), 3),
-        "prepass_total_s": round(sum(times), 3),
+        "total_s": round(sum(times), 3),
     }
     for contract in ("solo", "dobbm"):
         sel = [m for m, d in zip(ms, deals) if d.contract == contract]
@@ -73,37 +92,27 @@ def _stats(times: list[float], nodes: list[int | None], deals: Sequence) -> dict
     return info
 
 
-def _run_all(call: Callable, deals: Sequence) -> list:
-    return [call(deal) for deal in deals]
-
-
 def test_solve_value_120(benchmark, solver, bench_deals):
     """(a) Value only, from the opening lead, of each of the 120 deals."""
-    solutions, times, nodes = _prepass(solver, bench_deals, solver.solve)
+    solutions, times, nodes = _timed_rounds(benchmark, solver, bench_deals, solver.solve,
+                                            rounds("DOBBM_BENCH_ROUNDS", 5))
     values = [s.declarer_points for s in solutions]
     assert all(0 <= v <= 120 for v in values)
     benchmark.extra_info.update(_stats(times, nodes, bench_deals))
     benchmark.extra_info["value_sum"] = sum(values)
     benchmark.extra_info["declarer_wins"] = sum(v >= 61 for v in values)
 
-    got = benchmark.pedantic(_run_all, args=(solver.solve, bench_deals),
-                             rounds=rounds("DOBBM_BENCH_ROUNDS", 3), iterations=1)
-    assert [s.declarer_points for s in got] == values
-
 
 def test_solve_all_cards_120(benchmark, solver, bench_deals):
     """(b) The value of every legal opening lead of each of the 120 deals."""
-    card_values, times, nodes = _prepass(solver, bench_deals, solver.solve_all_cards)
+    card_values, times, nodes = _timed_rounds(benchmark, solver, bench_deals, solver.solve_all_cards,
+                                              rounds("DOBBM_BENCH_ROUNDS", 5))
     for deal, cv in zip(bench_deals, card_values):
         assert cv and all(0 <= v <= 120 for v in cv.values())
         assert all((deal.hands[deal.declarer] >> c) & 1 for c in cv)   # the declarer leads
     benchmark.extra_info.update(_stats(times, nodes, bench_deals))
     benchmark.extra_info["value_sum"] = sum(max(cv.values()) for cv in card_values)
     benchmark.extra_info["cards_valued"] = sum(len(cv) for cv in card_values)
-
-    got = benchmark.pedantic(_run_all, args=(solver.solve_all_cards, bench_deals),
-                             rounds=rounds("DOBBM_BENCH_ROUNDS", 3), iterations=1)
-    assert got == card_values
 
 
 def test_study_discards_30(benchmark, solver, discard_deals):
@@ -133,7 +142,6 @@ def test_study_discards_30(benchmark, solver, discard_deals):
     for study in studies:
         assert study and all(a.declarer_points >= b.declarer_points for a, b in zip(study, study[1:]))
     info = _stats(times, nodes, discard_deals)
-    del info["prepass_total_s"]
     info["rounds"] = len(round_times)
     info["lay_aways_solved"] = sum(len(study) for study in studies)
     info["per_lay_away_ms_mean"] = round(1000 * sum(times) / info["lay_aways_solved"], 3)
