@@ -20,18 +20,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from reference import ref_legal, ref_line_points, ref_play, ref_state
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from reference import ref_legal, ref_line_points, ref_play, ref_state  # noqa: E402
-
-import dobbm_solver  # noqa: E402
-from dobbm_solver import cli  # noqa: E402
-from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward  # noqa: E402
-from dobbm_solver.deal import Deal, replay  # noqa: E402
-from dobbm_solver.handfile import dump_deal_yaml, load_hand_file  # noqa: E402
-from dobbm_solver.notation import format_deal_line, parse_deal_line  # noqa: E402
-from dobbm_solver.rules import lay_away_error, units  # noqa: E402
+import dobbm_solver
+from dobbm_solver import cli
+from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward
+from dobbm_solver.deal import Deal, replay
+from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
+from dobbm_solver.notation import format_deal_line, parse_deal_line
+from dobbm_solver.rules import lay_away_error, units
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"

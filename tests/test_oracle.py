@@ -9,17 +9,13 @@ the oracle too -- that validates the reference used by the random cross-check.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from reference import ref_card_values, ref_value
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from reference import ref_card_values, ref_value  # noqa: E402
-
-from dobbm_solver.cards import card_name, parse_card  # noqa: E402
-from dobbm_solver.deal import Deal, validate  # noqa: E402
+from dobbm_solver.cards import card_name, parse_card
+from dobbm_solver.deal import Deal, validate
 
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 

@@ -7,17 +7,11 @@ tricks of ``P_TRICKS`` the declarer N has 56 points and leads; after
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import random
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import random  # noqa: E402
-
-from endings import P_TRICKS, Q_TRICKS, make, names, random_ending  # noqa: E402
-from reference import (  # noqa: E402
+from endings import P_TRICKS, Q_TRICKS, make, names, random_ending
+from reference import (
     RefError,
     ref_card_values,
     ref_legal,
@@ -27,7 +21,7 @@ from reference import (  # noqa: E402
     ref_winner,
 )
 
-from dobbm_solver.cards import parse_cards  # noqa: E402
+from dobbm_solver.cards import parse_cards
 
 
 def legal_names(deal) -> set[str]:

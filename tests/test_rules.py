@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pytest
+from endings import P_TRICKS, Q_TRICKS, bits, make
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from endings import P_TRICKS, Q_TRICKS, bits, make  # noqa: E402
-
-from dobbm_solver import cards as C  # noqa: E402
-from dobbm_solver import rules as R  # noqa: E402
-from dobbm_solver.cards import (  # noqa: E402
+from dobbm_solver import cards as C
+from dobbm_solver import rules as R
+from dobbm_solver.cards import (
     CardError,
     beats,
     card_name,
@@ -25,7 +20,7 @@ from dobbm_solver.cards import (  # noqa: E402
     set_points,
     trick_winner,
 )
-from dobbm_solver.deal import DealError, replay, validate  # noqa: E402
+from dobbm_solver.deal import DealError, replay, validate
 
 ALL_NAMES = [s + r for s in "ELHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7", "6")]
 

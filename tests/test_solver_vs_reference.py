@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from endings import deal_to_text, random_ending  # noqa: E402
-from reference import (  # noqa: E402
+from endings import deal_to_text, random_ending
+from reference import (
     RefError,
     points,
     ref_card_values,
@@ -34,9 +29,9 @@ from reference import (  # noqa: E402
     suit_of,
 )
 
-from dobbm_solver.cards import card_name  # noqa: E402
-from dobbm_solver.rules import outcome, units  # noqa: E402
-from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards  # noqa: E402
+from dobbm_solver.cards import card_name
+from dobbm_solver.rules import outcome, units
+from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards
 
 N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130
