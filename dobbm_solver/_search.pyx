@@ -991,9 +991,16 @@ cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     return g
 
 
-cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:
-    """:func:`mtdf` within known bounds ``lower <= value <= upper``; returns the exact value."""
-    cdef int g = guess, b
+cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
+                      bint climb) noexcept nogil:
+    """:func:`mtdf` within known bounds ``lower <= value <= upper``; returns the exact value.
+
+    With ``climb``, tests that keep failing high step up faster: after the
+    first, each next test lies 1, 3, 9, ... above the bound just proved (the
+    fail-soft lower bounds mostly prove no more than the test asked, so the
+    plain MTD(f) climbs one point a test), until a test fails low.
+    """
+    cdef int g = guess, b, step = 1 if climb else 0
     while lower < upper:
         b = g + 1 if g == lower else g
         if b > upper:
@@ -1003,8 +1010,12 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
         g = search(ctx, p, b - 1, b)
         if g < b:
             upper = g
+            step = 0
         else:
             lower = g
+            if step:
+                g = lower + step
+                step *= 3
     return lower
 
 
@@ -1162,8 +1173,9 @@ cdef class Core:
         the cheap test just above a lower twin's value then often settles a
         higher card without the costly proof that it reaches it.  For the
         declarer each card's MTD(f) starts from the best value so far (most
-        cards are worth no more, and the first test proves it), else from
-        the most the declarer can reach.
+        cards are worth no more, and the first test proves it; one worth more
+        climbs from there in growing steps, see :func:`mtdf_bounded`), else
+        from the most the declarer can reach.
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
@@ -1204,7 +1216,7 @@ cdef class Core:
             if g < lo:
                 g = lo
             with nogil:
-                v = mtdf_bounded(&self.ctx, &child, g, lo, hi)
+                v = mtdf_bounded(&self.ctx, &child, g, lo, hi, declarer and best >= 0)
             if v > best:
                 best = v
             val[c] = v
