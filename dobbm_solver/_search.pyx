@@ -991,6 +991,58 @@ cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     return g
 
 
+cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
+                      bint climb) noexcept nogil:
+    """:func:`mtdf` within known bounds ``lower <= value <= upper``; returns the exact value.
+
+    With ``climb``, tests that keep failing high step up faster: after the
+    first, each next test lies 1, 3, 9, ... above the bound just proved (the
+    fail-soft lower bounds mostly prove no more than the test asked, so the
+    plain MTD(f) climbs one point a test), until a test fails low.
+    """
+    cdef int g = guess, b, step = 1 if climb else 0
+    while lower < upper:
+        b = g + 1 if g == lower else g
+        if b > upper:
+            b = upper
+        elif b <= lower:
+            b = lower + 1
+        g = search(ctx, p, b - 1, b)
+        if g < b:
+            upper = g
+            step = 0
+        else:
+            lower = g
+            if step:
+                g = lower + step
+                step *= 3
+    return lower
+
+
+cdef int trick_side(const Pos* p, int seat, int card) noexcept nogil:
+    """Which side surely takes the trick once ``seat`` plays ``card``: 1 the
+    declarer, -1 the defenders, 0 not sure (an opponent of the side then
+    winning it may still beat the winning card; as in :func:`drop_dominated`)."""
+    cdef uint64_t later_d = 0, later_f = 0
+    cdef int k, o, w
+    cdef bint decl_wins
+    for k in range(p.ncards + 1, 4):
+        o = (p.leader + k) & 3
+        if o == 0:
+            later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], SUIT[card])
+        else:
+            later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], SUIT[card])
+    if p.ncards == 0 or beats(card, p.trick[p.win]):
+        w = card
+        decl_wins = seat == 0
+    else:
+        w = p.trick[p.win]
+        decl_wins = ((p.leader + p.win) & 3) == 0
+    if (later_f if decl_wins else later_d) & beat_mask(w):
+        return 0
+    return 1 if decl_wins else -1
+
+
 cdef class Core:
     """Owns a transposition table and one root position (seat 0 = declarer)."""
 
@@ -1107,30 +1159,68 @@ cdef class Core:
     def card_values(self) -> list:
         """``[(card, value)]`` for every legal card of the seat to move.
 
-        For the declarer each card's MTD(f) starts from the best value so far
-        (most cards are worth no more, and the first test proves it), else
+        Twins bound each other: two cards of one suit in the mover's hand
+        with no other hand's card in play between them win and lose against
+        the same cards, so the lines after either are twins with the same
+        trick winners, differing only in where the points between them go
+        (this trick, or the later one the other card falls to): their values
+        differ by at most that difference, and the higher card is worth at
+        least as much to the declarer as the lower (never more than that
+        difference above it) when this trick surely goes to the declarer,
+        at most as much when it surely goes to the defenders (see
+        :func:`drop_dominated`).  The cards are searched from the lowest up,
+        each MTD(f) within the bounds its lower twins already valued give;
+        the cheap test just above a lower twin's value then often settles a
+        higher card without the costly proof that it reaches it.  For the
+        declarer each card's MTD(f) starts from the best value so far (most
+        cards are worth no more, and the first test proves it; one worth more
+        climbs from there in growing steps, see :func:`mtdf_bounded`), else
         from the most the declarer can reach.
         """
-        cdef uint64_t moves = legal_moves(&self.root, self.to_move)
+        cdef int seat = self.to_move
+        cdef uint64_t moves = legal_moves(&self.root, seat)
         cdef uint64_t kept = drop_equivalent(&self.root, moves)
         cdef uint64_t present = (self.root.hands[0] | self.root.hands[1] | self.root.hands[2]
                                  | self.root.hands[3] | self.root.trickmask)
-        cdef bint declarer = self.to_move == 0
+        cdef uint64_t others = present & ~self.root.hands[seat]
+        cdef uint64_t done = 0, twins
+        cdef bint declarer = seat == 0
         cdef Pos child
-        cdef int c, v, g, best = -1
+        cdef int c, a, d, side, v, g, lo, hi, best = -1
+        cdef int val[NCARDS]
         values = {}
         for c in range(NCARDS):
             if not (kept >> c) & 1:
                 continue
             child = self.root
             play(&child, c)
-            g = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
+            lo = child.pts + (self.ctx.bonus if child.has_trick else 0)
+            hi = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
+            # the lower twins already valued: same suit, no other hand's card between
+            twins = done & SUITMASK[SUIT[c]]
+            if twins:
+                side = trick_side(&self.root, seat, c)
+                while twins:
+                    a = highest(twins)
+                    twins &= ~((<uint64_t>1) << a)
+                    if others & (((<uint64_t>1) << c) - ((<uint64_t>2) << a)):
+                        break       # a card of another hand lies between: so for all below
+                    d = POINTS[c] - POINTS[a]
+                    if val[a] + (0 if side < 0 else d) < hi:
+                        hi = val[a] + (0 if side < 0 else d)
+                    if val[a] - (0 if side > 0 else d) > lo:
+                        lo = val[a] - (0 if side > 0 else d)
+            g = hi
             if declarer and 0 <= best < g:
                 g = best
+            if g < lo:
+                g = lo
             with nogil:
-                v = mtdf(&self.ctx, &child, g)
+                v = mtdf_bounded(&self.ctx, &child, g, lo, hi, declarer and best >= 0)
             if v > best:
                 best = v
+            val[c] = v
+            done |= (<uint64_t>1) << c
             values[c] = v
         # a zero-point card equivalent to the next card above it (same hand,
         # nothing between them in play) has that card's value: no search
