@@ -1656,6 +1656,16 @@ def _paired(fit_for: Callable[[Sequence[int]], _Plain], a: Mapping[int, float], 
     return fit_for(common).mean([a[i] - b[i] for i in common])
 
 
+def _next_batch(n: int, cap: int, reached: bool) -> tuple[int, str | None]:
+    """After ``n`` samples of an adaptive run: how many samples to have next,
+    or why the run stops (``"target"`` precision reached, ``"max_samples"``)."""
+    if reached:
+        return n, "target"
+    if n >= cap:
+        return n, "max_samples"
+    return min(cap, n + BATCH), None
+
+
 # --------------------------------------------------------------------------
 # bid
 
@@ -1749,13 +1759,10 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
                 done = all(e.stderr is not None and e.stderr <= target for e in ests if e.option in active)
             else:
                 done = best.stderr is not None and best.stderr <= target
-            if done or not active:
-                stopped = "target"
+            n, why = _next_batch(n, cap, done or not active)
+            if why:
+                stopped = why
                 break
-            if n >= cap:
-                stopped = "max_samples"
-                break
-            n = min(cap, n + BATCH)
         ests, pays_by = estimates(eng)
         margin = mse = None
         if len(ests) > 1:
@@ -1832,13 +1839,10 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
                 break
             if fixed is not None:
                 break
-            if on.stderr is not None and on.stderr <= target:
-                stopped = "target"
+            n, why = _next_batch(n, cap, on.stderr is not None and on.stderr <= target)
+            if why:
+                stopped = why
                 break
-            if n >= cap:
-                stopped = "max_samples"
-                break
-            n = min(cap, n + BATCH)
         pays_on = {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)}
         pays_dbl = {i: float(payment(p, contract, d + 1, declarer)) for i, p in zip(idx, pts)}
         dbl = _estimate(double_name, fit, list(pays_dbl.values()), pts)
@@ -1983,13 +1987,10 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
             leader = max(group, key=lambda r: mean_units(eng, r))
             pts = [eng.results[i][leader] for i in range(n)]
             _, se = fit.mean([float(p) for p in pts])
-            if se is not None and se <= target:
-                stopped = "target"
+            n, why = _next_batch(n, final_cap, se is not None and se <= target)
+            if why:
+                stopped = why
                 break
-            if n >= final_cap:
-                stopped = "max_samples"
-                break
-            n = min(final_cap, n + BATCH)
             eng.plan(len(group) * (n - solved[group[0]]))
 
         # estimates
