@@ -25,10 +25,11 @@ leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
 bounds, so MTD(f) takes bigger steps); other leads by a history counter of
 their own (credited for a cutoff by the square of the cards left, debited
-twice that for each lead tried before it); following cards by
-trick-winning heuristics (a defender who can win the trick for good does
-so with his richest such card; a card that can still be overtaken ranks
-with the losing ones, the cheapest first) and history counters.
+twice that for each lead tried before it), on ties the declarer's highest
+card and a defender's lowest first; following cards by trick-winning
+heuristics (a defender who can win the trick for good does so with his
+richest such card; a card that can still be overtaken ranks with the
+losing ones; losing cards the cheapest first) and history counters.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -618,12 +619,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
             hist = 255
         if p.ncards == 0:
             # leads: by history (it learns which leads refute, and debits
-            # those that failed, see lead_credit), higher cards first on
-            # ties.  Static promise (sure winners first, as a bridge solver
+            # those that failed, see lead_credit); on ties the declarer's
+            # higher cards first, a defender's lower ones (those outside
+            # the tiers below mostly give the trick away: cheaply first).
+            # Static promise (sure winners first, as a bridge solver
             # would) and the table's move (from a search at another MTD(f)
             # threshold) both ordered the declarer's leads worse than this.
             hist = ctx.lead_history[seat][c]
-            sc = (hist << 4) + (c % 9)
+            sc = (hist << 4) + ((c % 9) if seat == 0 else 8 - (c % 9))
             sm = SUITMASK[SUIT[c]]
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
                 # a defender's lead the declarer cannot ruff goes first if it
@@ -653,7 +656,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                 # first (ahead of a loss with as many points)
                 sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12) + hist
         else:
-            sc = (1 << 19) + hist - (0 if mine else POINTS[c] << 12)   # lose as little as possible
+            # lose as little as possible (also under a partner's card that
+            # may still be overtaken: he may well lose the trick)
+            sc = (1 << 19) + hist - (POINTS[c] << 12)
         # insertion sort, best first
         j = n
         while j > 0 and scores[j - 1] < sc:
