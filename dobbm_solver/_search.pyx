@@ -23,13 +23,14 @@ partners may smear their richest).  The last two
 tricks are solved by a small direct minimax.  Move ordering: a defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
-bounds, so MTD(f) takes bigger steps); other leads by a history counter of
-their own (credited for a cutoff by the square of the cards left, debited
-twice that for each lead tried before it), on ties the declarer's highest
-card and a defender's lowest first; following cards by trick-winning
-heuristics (a defender who can win the trick for good does so with his
-richest such card; a card that can still be overtaken ranks with the
-losing ones; losing cards the cheapest first) and history counters.
+bounds, so MTD(f) takes bigger steps); other leads by a history counter
+(credited for a cutoff by the square of the cards left, debited twice that
+for each lead tried before it), on ties the declarer's highest card and a
+defender's lowest first; following cards by trick-winning heuristics
+alone (a defender who can win the trick for good does so with his richest
+such card; a card that can still be overtaken ranks with the losing ones;
+losing cards the cheapest first): a history counter for them, as for the
+leads, cost more time than it saved nodes.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -594,6 +595,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     """Fill ``out`` with the moves, most promising first; return how many."""
     cdef int scores[12]
     cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
+    # following cards have no history term: a counter of their cutoffs (+1
+    # each, or weighted by the cards left) ordered no better than the
+    # heuristics alone, and keeping it cost time
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef int k, o
@@ -614,9 +618,6 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
-        hist = ctx.history[seat][c]
-        if hist > 255:
-            hist = 255
         if p.ncards == 0:
             # leads: by history (it learns which leads refute, and debits
             # those that failed, see lead_credit); on ties the declarer's
@@ -640,7 +641,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                     sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
-            sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
+            sc = (POINTS[c] << 12) - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
             if not (opp & beat_mask(c)):
                 # win it for good: the declarer with the lowest such card, a
@@ -648,17 +649,17 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                 # defenders' now, and the refutation found first is a
                 # stronger one, so the fail-soft bound it returns is tighter)
                 if seat == 0:
-                    sc = (3 << 20) - ((c % 9) << 12) + hist
+                    sc = (3 << 20) - ((c % 9) << 12)
                 else:
-                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8) + hist
+                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8)
             else:
                 # contest it: no better than losing cheaply, the cheapest
                 # first (ahead of a loss with as many points)
-                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12) + hist
+                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12)
         else:
             # lose as little as possible (also under a partner's card that
             # may still be overtaken: he may well lose the trick)
-            sc = (1 << 19) + hist - (POINTS[c] << 12)
+            sc = (1 << 19) - (POINTS[c] << 12)
         # insertion sort, best first
         j = n
         while j > 0 and scores[j - 1] < sc:
@@ -941,8 +942,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     if alpha >= beta:
                         if p.ncards == 0:
                             lead_credit(ctx, seat, moves, i, depth)
-                        else:
-                            ctx.history[seat][moves[i]] += 1
                         break
     else:
         best = INF
@@ -956,8 +955,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     if alpha >= beta:
                         if p.ncards == 0:
                             lead_credit(ctx, seat, moves, i, depth)
-                        else:
-                            ctx.history[seat][moves[i]] += 1
                         break
 
     if p.ncards == 0:
@@ -1081,7 +1078,6 @@ cdef class Core:
         self.ctx.tt_small = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.tt_mask = self.ctx.tt_small
         self.ctx.grow_at = GROW_NODES
-        memset(self.ctx.history, 0, sizeof(self.ctx.history))
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property
