@@ -33,8 +33,7 @@ cdef struct Ctx:
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
     int64_t nodes
-    int history[4][36]  # history heuristic for following cards: cutoffs per seat and card
-    int lead_history[4][36]   # the same for leads: credit for cutoffs, debit for failures (see lead_credit)
+    int lead_history[4][36]   # history heuristic for leads: credit for cutoffs, debit for failures (see lead_credit)
 
 cdef class Core:
     cdef Ctx ctx

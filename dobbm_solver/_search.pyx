@@ -23,12 +23,14 @@ partners may smear their richest).  The last two
 tricks are solved by a small direct minimax.  Move ordering: a defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
-bounds, so MTD(f) takes bigger steps); other leads by a history counter of
-their own (credited for a cutoff by the square of the cards left, debited
-twice that for each lead tried before it); following cards by
-trick-winning heuristics (a defender who can win the trick for good does
-so with his richest such card; a card that can still be overtaken ranks
-with the losing ones, the cheapest first) and history counters.
+bounds, so MTD(f) takes bigger steps); other leads by a history counter
+(credited for a cutoff by the cube of the cards left, debited three
+times that for each lead tried before it), on ties the declarer's highest
+card and a defender's lowest first; following cards by trick-winning
+heuristics alone (a defender who can win the trick for good does so with
+his richest such card; a card that can still be overtaken ranks with the
+losing ones; losing cards the cheapest first): a history counter for
+them, as for the leads, cost more time than it saved nodes.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -593,6 +595,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     """Fill ``out`` with the moves, most promising first; return how many."""
     cdef int scores[12]
     cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
+    # following cards have no history term: a counter of their cutoffs (+1
+    # each, or weighted by the cards left) ordered no better than the
+    # heuristics alone, and keeping it cost time
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef int k, o
@@ -613,17 +618,16 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
-        hist = ctx.history[seat][c]
-        if hist > 255:
-            hist = 255
         if p.ncards == 0:
             # leads: by history (it learns which leads refute, and debits
-            # those that failed, see lead_credit), higher cards first on
-            # ties.  Static promise (sure winners first, as a bridge solver
+            # those that failed, see lead_credit); on ties the declarer's
+            # higher cards first, a defender's lower ones (those outside
+            # the tiers below mostly give the trick away: cheaply first).
+            # Static promise (sure winners first, as a bridge solver
             # would) and the table's move (from a search at another MTD(f)
             # threshold) both ordered the declarer's leads worse than this.
             hist = ctx.lead_history[seat][c]
-            sc = (hist << 4) + (c % 9)
+            sc = (hist << 4) + ((c % 9) if seat == 0 else 8 - (c % 9))
             sm = SUITMASK[SUIT[c]]
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
                 # a defender's lead the declarer cannot ruff goes first if it
@@ -637,7 +641,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                     sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners
-            sc = (POINTS[c] << 12) + hist - (1 << 11 if beats(c, w) else 0)
+            sc = (POINTS[c] << 12) - (1 << 11 if beats(c, w) else 0)
         elif beats(c, w):
             if not (opp & beat_mask(c)):
                 # win it for good: the declarer with the lowest such card, a
@@ -645,15 +649,17 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
                 # defenders' now, and the refutation found first is a
                 # stronger one, so the fail-soft bound it returns is tighter)
                 if seat == 0:
-                    sc = (3 << 20) - ((c % 9) << 12) + hist
+                    sc = (3 << 20) - ((c % 9) << 12)
                 else:
-                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8) + hist
+                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8)
             else:
                 # contest it: no better than losing cheaply, the cheapest
                 # first (ahead of a loss with as many points)
-                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12) + hist
+                sc = (1 << 19) + (1 << 11) - (POINTS[c] << 12)
         else:
-            sc = (1 << 19) + hist - (0 if mine else POINTS[c] << 12)   # lose as little as possible
+            # lose as little as possible (also under a partner's card that
+            # may still be overtaken: he may well lose the trick)
+            sc = (1 << 19) - (POINTS[c] << 12)
         # insertion sort, best first
         j = n
         while j > 0 and scores[j - 1] < sc:
@@ -669,19 +675,22 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
 cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int depth) noexcept nogil:
     """Lead ``moves[i]`` of ``seat`` cut off with ``depth`` cards left: credit it, debit the leads tried before it.
 
-    The weight grows with the square of the cards left (a cutoff high in the
-    tree saves more); a lead that failed loses twice that, so the leads that
+    The weight grows with the cube of the cards left (a cutoff high in the
+    tree saves more; the square, and a debit of twice the weight, ordered
+    worse); a lead that failed loses three times that, so the leads that
     keep failing sink below those that have not been tried.  Both are halved
-    for the seat when one grows large (no overflow over long runs of roots).
+    for the seat when one grows large (no overflow over long runs of roots:
+    a weight is at most 36^3, so scores stay far below the tiers of
+    ``order_moves``).
     """
-    cdef int w = depth * depth, k
+    cdef int w = depth * depth * depth, k
     cdef int* h = ctx.lead_history[seat]
     cdef bint big = False
     h[moves[i]] += w
     if h[moves[i]] > (1 << 20):
         big = True
     for k in range(i):
-        h[moves[k]] -= 2 * w
+        h[moves[k]] -= 3 * w
         if h[moves[k]] < -(1 << 20):
             big = True
     if big:
@@ -936,8 +945,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     if alpha >= beta:
                         if p.ncards == 0:
                             lead_credit(ctx, seat, moves, i, depth)
-                        else:
-                            ctx.history[seat][moves[i]] += 1
                         break
     else:
         best = INF
@@ -951,8 +958,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     if alpha >= beta:
                         if p.ncards == 0:
                             lead_credit(ctx, seat, moves, i, depth)
-                        else:
-                            ctx.history[seat][moves[i]] += 1
                         break
 
     if p.ncards == 0:
@@ -1128,7 +1133,6 @@ cdef class Core:
         self.ctx.tt_small = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.tt_mask = self.ctx.tt_small
         self.ctx.grow_at = GROW_NODES
-        memset(self.ctx.history, 0, sizeof(self.ctx.history))
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property
