@@ -14,13 +14,17 @@ entries hold across positions and lay-aways, see ``tt_encode``), keyed
 exactly by the four hands, the leader and the Match flag, so results never
 depend on the table size (a new table starts in a 1 MiB part of it, which
 stays cached from solve to solve, and is rehashed into the whole after
-100k nodes or when roots share it); equivalent zero-point cards searched once.  Bounds: sure trumps
+100k nodes or when roots share it).  Equivalent zero-point cards are
+searched once, and of a run of one hand's cards with no card in play
+between them only the right one when the trick's side is sure (see
+``drop_dominated``); for the value of every card, such twins bound each
+other's searches (``Core.card_values``).  Bounds: sure trumps
 (for the declarer also by length: each of his trumps that loses falls to a
 different higher trump of a defender) and, for the side on lead, the
 winners it can cash at once (drawing trumps, then top cards no one can
 ruff), each with the cheapest cards the others must add (a defender's
-partners may smear their richest).  The last two
-tricks are solved by a small direct minimax.  Move ordering: a defender's
+partners may smear their richest).  The last two tricks are solved by a
+small direct minimax.  Move ordering: a defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
 bounds, so MTD(f) takes bigger steps); other leads by a history counter
