@@ -976,38 +976,20 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
-    """MTD(f): a sequence of null-window searches closing in on the exact value.
+cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
+                      bint climb) noexcept nogil:
+    """MTD(f): a sequence of null-window searches closing in on the exact value,
+    known to lie in ``lower..upper``.
 
     Each search tests the current guess and moves the guess to the fail-soft
     bound it returns.  Started from the top (the default), the searches
     mostly prove upper bounds, which are cheap and whose table entries the
     next, lower test reuses; on the benchmark deals this beat bisection and
-    bounded steps from the middle.
-    """
-    cdef int lower = 0, upper = 120, g = guess, b
-    while lower < upper:
-        b = g + 1 if g == lower else g
-        if b > upper:
-            b = upper
-        elif b <= lower:
-            b = lower + 1
-        g = search(ctx, p, b - 1, b)
-        if g < b:
-            upper = g
-        else:
-            lower = g
-    return g
-
-
-cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
-                      bint climb) noexcept nogil:
-    """:func:`mtdf` within known bounds ``lower <= value <= upper``; returns the exact value.
-
-    With ``climb``, tests that keep failing high step up faster: after the
-    first, each next test lies 1, 3, 9, ... above the bound just proved (the
-    fail-soft lower bounds mostly prove no more than the test asked, so the
-    plain MTD(f) climbs one point a test), until a test fails low.
+    bounded steps from the middle.  With ``climb``, tests that keep failing
+    high step up faster: after the first, each next test lies 1, 3, 9, ...
+    above the bound just proved (the fail-soft lower bounds mostly prove no
+    more than the test asked, so the plain MTD(f) climbs one point a test),
+    until a test fails low.
     """
     cdef int g = guess, b, step = 1 if climb else 0
     while lower < upper:
@@ -1026,6 +1008,11 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
                 g = lower + step
                 step *= 3
     return lower
+
+
+cdef inline int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
+    """The exact value by MTD(f) from ``guess`` (see :func:`mtdf_bounded`)."""
+    return mtdf_bounded(ctx, p, guess, 0, 120, False)
 
 
 cdef int trick_side(const Pos* p, int seat, int card) noexcept nogil:
