@@ -94,6 +94,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ._interrupt import CtrlC
 from .cards import (
     BB_ALL,
     BB_PLAIN_SAUS,
@@ -1408,6 +1409,8 @@ def _estimate(option: Any, fit: _Plain, pays: Sequence[float], points: Sequence[
 DEFAULT_TT_MB = 32
 #: At most this many work items go to a worker at once.
 CHUNK_ITEMS = 8
+#: Chunks submitted per worker at a time (the next as one finishes).
+IN_FLIGHT = 4
 Progress = Callable[[int, int], None]
 
 _WORKER: dict[str, Any] = {}
@@ -1568,26 +1571,35 @@ class _Engine:
             except KeyboardInterrupt:
                 self.interrupted = True
             return
-        # small chunks: steady progress, and Ctrl-C waits for little running work
+        # small chunks: steady progress, and Ctrl-C waits for little running work;
+        # a few per worker in flight, the next submitted as one finishes
         n_chunks = max(1, min(len(items), max(self.jobs * 6, -(-len(items) // CHUNK_ITEMS))))
         size = -(-len(items) // n_chunks)
-        chunks = [list(items[i:i + size]) for i in range(0, len(items), size)]
-        futures = {self.pool.submit(_task_solve, self.view, self.seed, ch): ch for ch in chunks}
-        pending = set(futures)
+        todo = iter([list(items[i:i + size]) for i in range(0, len(items), size)])
+        running: dict[Future, list] = {}
+
+        def submit() -> None:
+            chunk = next(todo, None)
+            if chunk is not None:
+                running[self.pool.submit(_task_solve, self.view, self.seed, chunk)] = chunk
+
         try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    take(f.result(), sum(cost(p) for _, p in futures[f]))
-        except KeyboardInterrupt:
-            # Ctrl-C: keep what is solved; the caller reports it as partial
-            for f in pending:
-                f.cancel()
+            with CtrlC() as ctrl_c:
+                for _ in range(self.jobs * IN_FLIGHT):
+                    submit()
+                while running and not ctrl_c.caught:
+                    finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        take(f.result(), sum(cost(p) for _, p in running.pop(f)))
+                        submit()
+            if ctrl_c.caught:
+                # Ctrl-C: keep what is solved; the caller reports it as partial
+                self.interrupted = True
+        except KeyboardInterrupt:   # Ctrl-C just before the flag was set up
             self.interrupted = True
-        except BaseException:
-            for f in pending:
+        finally:
+            for f in running:
                 f.cancel()
-            raise
 
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""

@@ -122,21 +122,23 @@ def test_ctrl_c_prints_partial_advice_and_exits_130():
 
     p = subprocess.Popen(
         [sys.executable, "-m", "dobbm_solver.cli", "bid", str(HANDS / "bid.yaml"), "--json",
-         "--seed", "1", "--samples", "2000", "--jobs", "2"],
+         "--seed", "1", "--samples", "50000", "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # wait until some samples are solved (the workers are up), then interrupt
+    # wait until some samples are solved (the workers are up), then interrupt;
+    # the run would take about a minute (2,000 samples now take ~2 s, which
+    # let the interrupt land after the work was done)
     deadline = time.time() + 20
     while time.time() < deadline and len(_children(p.pid)) < 2:
         time.sleep(0.1)
-    time.sleep(2.0)
+    time.sleep(1.0)
     kids = _children(p.pid)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 130, err
     assert "Traceback" not in err.decode()
     obj = json.loads(out)
-    assert obj["partial"] is True and 0 < obj["samples"] < 2000
+    assert obj["partial"] is True and 0 < obj["samples"] < 50000
     assert obj["recommendation"] == obj["options"][0]["option"]
     time.sleep(0.5)
     assert not [k for k in kids if Path(f"/proc/{k}").exists()], "worker processes left behind"
