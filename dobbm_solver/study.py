@@ -76,12 +76,13 @@ import tempfile
 import threading
 import time
 import uuid
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from ._interrupt import CtrlC
 from .cards import BB_TRUMPS, TOTAL_POINTS, card_name, popcount, set_names
 from .deal import Deal, replay
 from .handfile import HandFileError, load_specs, spec_to_deal
@@ -659,19 +660,33 @@ def _run_local(chunks: list[list[StudyDeal]], mode: str, tt_mb: int, workers: in
                sink: Callable[[list[dict[str, Any]]], None]) -> None:
     ex = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                              initargs=(tt_mb, os.getpid()))
+    todo = iter(enumerate(chunks))
+    order: dict[Future, int] = {}
+
+    def submit() -> None:
+        nxt = next(todo, None)
+        if nxt is not None:
+            order[ex.submit(solve_chunk, nxt[1], mode, tt_mb)] = nxt[0]
+
     try:
-        order = {ex.submit(solve_chunk, c, mode, tt_mb): i for i, c in enumerate(chunks)}
-        pending = set(order)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in sorted(finished, key=order.__getitem__):
-                try:
-                    rows = fut.result()
-                except BrokenProcessPool:
-                    raise StudyRunError(
-                        f"a worker process died (out of memory? each holds a {tt_mb} MiB table: "
-                        "try fewer --jobs or a smaller --tt-mb)") from None
-                sink(rows)
+        # Ctrl-C as a flag polled here (see CtrlC); a few chunks per worker in flight
+        with CtrlC() as ctrl_c:
+            for _ in range(workers * 4):
+                submit()
+            while order and not ctrl_c.caught:
+                finished, _ = wait(order, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in sorted(finished, key=order.__getitem__):
+                    del order[fut]
+                    try:
+                        rows = fut.result()
+                    except BrokenProcessPool:
+                        raise StudyRunError(
+                            f"a worker process died (out of memory? each holds a {tt_mb} MiB table: "
+                            "try fewer --jobs or a smaller --tt-mb)") from None
+                    sink(rows)
+                    submit()
+        if ctrl_c.caught:
+            raise KeyboardInterrupt
     except BaseException:
         _kill_pool(ex)
         raise

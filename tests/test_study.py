@@ -402,9 +402,11 @@ def _alive(pid: int) -> bool:
 def test_ctrl_c_stops_at_once_and_resumes(tmp_path):
     d = tmp_path / "deals"
     d.mkdir()
-    shutil.copy(HANDS / "benchmark.yaml", d / "bench.yaml")   # 120 deals: seconds of work
+    for k in range(3):   # 360 deals, every card valued and a line: seconds of work
+        shutil.copy(HANDS / "benchmark.yaml", d / f"bench{k}.yaml")
     out = tmp_path / "rows.jsonl"
-    cmd = [sys.executable, "-m", "dobbm_solver.cli", "study", str(d), "--output", str(out), "--jobs", "2"]
+    cmd = [sys.executable, "-m", "dobbm_solver.cli", "study", str(d), "--output", str(out), "--jobs", "2",
+           "--mode", "analyse"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -431,12 +433,13 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path):
     time.sleep(0.1)
     assert [k for k in kids if _alive(k)] == []
     rows = jsonl(out)      # whole lines only
-    assert 3 <= len(rows) < 120
+    assert 3 <= len(rows) < 360
 
-    r = ok(CliRunner().invoke(cli.main, ["study", str(d), "--output", str(out), "--jobs", "2"]))
+    r = ok(CliRunner().invoke(cli.main, ["study", str(d), "--output", str(out), "--jobs", "2",
+                                         "--mode", "analyse"]))
     assert f"{len(rows)} already in" in r.stderr
     rows = jsonl(out)
-    assert len(rows) == 120 and len({x["id"] for x in rows}) == 120
+    assert len(rows) == 360 and len({x["id"] for x in rows}) == 360
 
 
 # --------------------------------------------------------------------------
