@@ -153,32 +153,8 @@ cdef inline uint64_t drop_equivalent(const Pos* p, uint64_t moves) noexcept nogi
     return moves & ~(m & ((m >> 1) | (gap1 & ((m >> 2) | (gap2 & (m >> 3))))))
 
 
-cdef inline void play(Pos* p, int card) noexcept nogil:
-    """Play ``card`` for the seat to move; close the trick when it is the fourth."""
-    cdef int seat = (p.leader + p.ncards) & 3
-    cdef uint64_t bit = (<uint64_t>1) << card
-    cdef int i, w
-    p.hands[seat] &= ~bit
-    p.rem_pts -= POINTS[card]
-    p.trick_pts += POINTS[card]
-    p.trickmask |= bit
-    p.trick[p.ncards] = card
-    if p.ncards == 0 or beats(card, p.trick[p.win]):
-        p.win = p.ncards
-    p.ncards += 1
-    if p.ncards == 4:
-        w = (p.leader + p.win) & 3
-        if w == 0:
-            p.pts += p.trick_pts
-            p.has_trick = 1
-        p.leader = w
-        p.ncards = 0
-        p.trick_pts = 0
-        p.trickmask = 0
-
-
 cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
-    """``c`` = ``p`` after ``card`` (as :func:`play`)."""
+    """``c`` = ``p`` after the seat to move plays ``card``; the fourth card closes the trick."""
     # one block copy (a few wide moves), then the fields that change
     cdef int seat = (p.leader + p.ncards) & 3
     cdef uint64_t bit = (<uint64_t>1) << card
@@ -203,6 +179,13 @@ cdef inline void play_into(const Pos* p, Pos* c, int card) noexcept nogil:
         c.ncards = p.ncards + 1
         c.trick_pts = p.trick_pts + POINTS[card]
         c.trickmask = p.trickmask | bit
+
+
+cdef inline void play(Pos* p, int card) noexcept nogil:
+    """Play ``card`` for the seat to move, in place (see :func:`play_into`)."""
+    cdef Pos c
+    play_into(p, &c, card)
+    p[0] = c
 
 
 cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
@@ -419,23 +402,6 @@ cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
     return p.pts + (bonus if p.has_trick else 0)
 
 
-cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
-    """Value when every hand holds one card at a trick start: the play is forced."""
-    cdef int lead = p.leader
-    cdef int w = lead, best = dd_ctz(p.hands[lead])
-    cdef int i, seat, c, tp = POINTS[best]
-    for i in range(1, 4):
-        seat = (lead + i) & 3
-        c = dd_ctz(p.hands[seat])
-        tp += POINTS[c]
-        if beats(c, best):
-            best = c
-            w = seat
-    if w == 0:
-        return p.pts + tp + bonus
-    return p.pts + (bonus if p.has_trick else 0)
-
-
 cdef inline int trick_winner(int lead, int a, int b, int c, int d) noexcept nogil:
     """Seat winning the trick ``a b c d`` led by seat ``lead``."""
     cdef int w = 0, best = a
@@ -448,6 +414,16 @@ cdef inline int trick_winner(int lead, int a, int b, int c, int d) noexcept nogi
     if beats(d, best):
         w = 3
     return (lead + w) & 3
+
+
+cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
+    """Value when every hand holds one card at a trick start: the play is forced."""
+    cdef int lead = p.leader
+    cdef int a = dd_ctz(p.hands[lead]), b = dd_ctz(p.hands[(lead + 1) & 3])
+    cdef int c = dd_ctz(p.hands[(lead + 2) & 3]), d = dd_ctz(p.hands[(lead + 3) & 3])
+    if trick_winner(lead, a, b, c, d) == 0:
+        return p.pts + POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d] + bonus
+    return final_value(p, bonus)
 
 
 cdef int last_two(const Pos* p, int bonus) noexcept nogil:
@@ -520,7 +496,40 @@ cdef inline uint64_t beat_mask(int w) noexcept nogil:
     return BEATS[w]
 
 
-cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noexcept nogil:
+cdef inline void later_cards(const Pos* p, int suit, uint64_t* later_d, uint64_t* later_f) noexcept nogil:
+    """The cards the declarer (``later_d``) and the defenders (``later_f``) still
+    to play to this trick may play: to a lead of ``suit`` when the mover leads."""
+    cdef int k, o
+    cdef uint64_t m
+    later_d[0] = 0
+    later_f[0] = 0
+    for k in range(p.ncards + 1, 4):
+        o = (p.leader + k) & 3
+        m = legal_moves(p, o) if p.ncards else follow(p.hands[o], suit)
+        if o == 0:
+            later_d[0] = m
+        else:
+            later_f[0] |= m
+
+
+cdef inline int sure_side(const Pos* p, int seat, int card, uint64_t later_d, uint64_t later_f) noexcept nogil:
+    """Which side surely takes the trick once ``seat`` plays ``card``: 1 the
+    declarer, -1 the defenders, 0 not sure.  It is sure when no opponent of
+    the side then winning it, among the players still to play (``later_d``,
+    ``later_f``: see :func:`later_cards`), can beat the winning card: a
+    partner's higher card could only be beaten by cards that beat this one too."""
+    cdef int w = card
+    cdef bint decl_wins = seat == 0
+    if p.ncards and not beats(card, p.trick[p.win]):
+        w = p.trick[p.win]
+        decl_wins = ((p.leader + p.win) & 3) == 0
+    if (later_f if decl_wins else later_d) & beat_mask(w):
+        return 0
+    return 1 if decl_wins else -1
+
+
+cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves,
+                                    uint64_t later_d, uint64_t later_f) noexcept nogil:
     """Of each run of the mover's cards adjacent among the cards in play, keep
     one card when it is certain which side takes this trick.
 
@@ -535,35 +544,20 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
     when it surely goes to the defenders, at most as much.  So the mover
     plays the higher card of the run into a trick his side takes, the lower
     into one the other side takes, and the rest of the run need not be
-    searched.  The trick is sure when no opponent of the side winning it
-    after the mover's card (his own, or the card already winning) can beat
-    that card among the players still to play: a partner's higher card
-    could only be beaten by cards that beat this one too.
+    searched.  Which side surely takes the trick: :func:`sure_side`
+    (``later_d``, ``later_f``: see :func:`later_cards`; a leader's are
+    worked out here, suit by suit).
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3] | p.trickmask
     cdef uint64_t others = present & ~p.hands[seat]
-    cdef uint64_t drop = 0, m, later_d = 0, later_f = 0, run
-    cdef int s, k, o, c, top, w = -1, wseat = 0, ready = 0
-    cdef bint decl_wins
-    if p.ncards:
-        w = p.trick[p.win]
-        wseat = (p.leader + p.win) & 3
+    cdef uint64_t drop = 0, m, run
+    cdef int s, c, top, side
     for s in range(4):
         m = moves & SUITMASK[s]
         if not (m & (m - 1)):
             continue
-        if not ready:
-            # the cards the declarer and the defenders still to play may
-            # play (to a lead of this suit when leading; none after the 4th)
-            later_d = 0
-            later_f = 0
-            for k in range(p.ncards + 1, 4):
-                o = (p.leader + k) & 3
-                if o == 0:
-                    later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
-                else:
-                    later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], s)
-            ready = p.ncards != 0     # following: the same for every suit
+        if p.ncards == 0:
+            later_cards(p, s, &later_d, &later_f)
         while m:
             # the run from the lowest card left: cards of m with no other card in play between
             c = dd_ctz(m)
@@ -579,24 +573,20 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves) noex
                 m &= m - 1
             if top == dd_ctz(run):
                 continue
-            if p.ncards == 0 or beats(top, w):
-                decl_wins = seat == 0
-                if (later_f if decl_wins else later_d) & beat_mask(top):
-                    continue
-            else:
-                decl_wins = wseat == 0
-                if (later_f if decl_wins else later_d) & beat_mask(w):
-                    continue
-            if (seat == 0) == decl_wins:
+            side = sure_side(p, seat, top, later_d, later_f)
+            if side == 0:
+                continue
+            if (seat == 0) == (side > 0):
                 drop |= run & ~((<uint64_t>1) << top)
             else:
                 drop |= run & (run - 1)
     return moves & ~drop
 
 
-cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
-                            int* out) noexcept nogil:
-    """Fill ``out`` with the moves, most promising first; return how many."""
+cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
+                            uint64_t later_d, uint64_t later_f) noexcept nogil:
+    """Fill ``out`` with the moves, most promising first; return how many.
+    ``later_d``, ``later_f``: see :func:`later_cards` (used when following)."""
     cdef int scores[12]
     cdef int n = 0, i, j, c, sc, w = 0, wseat, hist
     # following cards have no history term: a counter of their cutoffs (+1
@@ -604,7 +594,6 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
     # heuristics alone, and keeping it cost time
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
-    cdef int k, o
     cdef uint64_t decl = 0, part = 0, sm
     if p.ncards == 0 and seat != 0:
         decl = p.hands[0]
@@ -614,10 +603,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves,
         wseat = (p.leader + w) & 3
         w = p.trick[w]
         mine = (wseat == 0) == (seat == 0)
-        for k in range(p.ncards + 1, 4):
-            o = (p.leader + k) & 3
-            if (o == 0) != (seat == 0):
-                opp |= legal_moves(p, o)
+        opp = later_f if seat == 0 else later_d
         safe = mine and not (opp & beat_mask(w))
     while moves:
         c = dd_ctz(moves)
@@ -845,7 +831,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul
+    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul, later_d = 0, later_f = 0
     cdef uint64_t key[2]
     cdef TTEntry* e = NULL
     cdef Pos child
@@ -856,7 +842,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         # bounds never cut (not once in 14M such nodes on the benchmark: the
         # trick start has checked stronger ones)
         if p.hands[seat] == 0:
-            return p.pts + (ctx.bonus if p.has_trick else 0)
+            return final_value(p, ctx.bonus)
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
@@ -936,7 +922,10 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     alpha0 = alpha
     beta0 = beta
 
-    n = order_moves(ctx, p, seat, drop_dominated(p, seat, drop_equivalent(p, legal_moves(p, seat))), moves)
+    if p.ncards:
+        later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
+    n = order_moves(ctx, p, seat, drop_dominated(p, seat, drop_equivalent(p, legal_moves(p, seat)),
+                                                 later_d, later_f), moves, later_d, later_f)
     if seat == 0:
         best = -INF
         for i in range(n):
@@ -1013,30 +1002,6 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
 cdef inline int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     """The exact value by MTD(f) from ``guess`` (see :func:`mtdf_bounded`)."""
     return mtdf_bounded(ctx, p, guess, 0, 120, False)
-
-
-cdef int trick_side(const Pos* p, int seat, int card) noexcept nogil:
-    """Which side surely takes the trick once ``seat`` plays ``card``: 1 the
-    declarer, -1 the defenders, 0 not sure (an opponent of the side then
-    winning it may still beat the winning card; as in :func:`drop_dominated`)."""
-    cdef uint64_t later_d = 0, later_f = 0
-    cdef int k, o, w
-    cdef bint decl_wins
-    for k in range(p.ncards + 1, 4):
-        o = (p.leader + k) & 3
-        if o == 0:
-            later_d = legal_moves(p, o) if p.ncards else follow(p.hands[o], SUIT[card])
-        else:
-            later_f |= legal_moves(p, o) if p.ncards else follow(p.hands[o], SUIT[card])
-    if p.ncards == 0 or beats(card, p.trick[p.win]):
-        w = card
-        decl_wins = seat == 0
-    else:
-        w = p.trick[p.win]
-        decl_wins = ((p.leader + p.win) & 3) == 0
-    if (later_f if decl_wins else later_d) & beat_mask(w):
-        return 0
-    return 1 if decl_wins else -1
 
 
 cdef class Core:
@@ -1178,7 +1143,7 @@ cdef class Core:
         cdef uint64_t present = (self.root.hands[0] | self.root.hands[1] | self.root.hands[2]
                                  | self.root.hands[3] | self.root.trickmask)
         cdef uint64_t others = present & ~self.root.hands[seat]
-        cdef uint64_t done = 0, twins
+        cdef uint64_t done = 0, twins, later_d, later_f
         cdef bint declarer = seat == 0
         cdef Pos child
         cdef int c, a, d, side, v, g, lo, hi, best = -1
@@ -1194,7 +1159,8 @@ cdef class Core:
             # the lower twins already valued: same suit, no other hand's card between
             twins = done & SUITMASK[SUIT[c]]
             if twins:
-                side = trick_side(&self.root, seat, c)
+                later_cards(&self.root, SUIT[c], &later_d, &later_f)
+                side = sure_side(&self.root, seat, c, later_d, later_f)
                 while twins:
                     a = highest(twins)
                     twins &= ~((<uint64_t>1) << a)
@@ -1230,12 +1196,15 @@ cdef class Core:
         cdef Pos child
         cdef int v, c, n, i, seat, w
         cdef int moves[12]
+        cdef uint64_t later_d = 0, later_f = 0
         out = []
         with nogil:
             v = mtdf(&self.ctx, &p, p.pts + p.trick_pts + p.rem_pts + self.ctx.bonus)
         while p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]:
             seat = (p.leader + p.ncards) & 3
-            n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), moves)
+            if p.ncards:
+                later_cards(&p, SUIT[p.trick[0]], &later_d, &later_f)
+            n = order_moves(&self.ctx, &p, seat, legal_moves(&p, seat), moves, later_d, later_f)
             for i in range(n):
                 child = p
                 play(&child, moves[i])
