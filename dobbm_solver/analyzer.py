@@ -128,6 +128,7 @@ from .heuristics import (
     SINGLETON_VALUE,
     TOP_CARD_PENALTY,
     VOID_VALUE,
+    _top_cards,
     discard_score,
     hand_strength,
 )
@@ -310,16 +311,6 @@ def _strength(hand: CardSet) -> float:
 _PLAIN = tuple(s for s in range(4) if s != TRUMP)
 
 
-def _top_run(hand: CardSet, suit: int) -> CardSet:
-    top = 0
-    for rank in range(8, -1, -1):
-        c = suit * 9 + rank
-        if not (hand >> c) & 1:
-            break
-        top |= 1 << c
-    return top
-
-
 def _fast_scores(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 0) -> list[tuple[CardSet, int]]:
     """Every legal lay-away avoiding ``exclude`` and holding ``require``, with an exact integer score (tenths).
 
@@ -329,7 +320,7 @@ def _fast_scores(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 0) ->
     cards = list(scan_forward(hand12))
     tops = 0
     for s in _PLAIN:
-        tops |= _top_run(hand12, s)
+        tops |= _top_cards(hand12, s)
     base = {}
     for c in cards:
         v = round(10 * BANK_WEIGHT) * card_points(c)
