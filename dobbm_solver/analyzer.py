@@ -131,6 +131,7 @@ from .heuristics import (
     _top_cards,
     discard_score,
     hand_strength,
+    legal_discards,
 )
 from .rules import WIN_THRESHOLD, lay_away_error, units
 
@@ -430,14 +431,11 @@ def lay_away_classes(hand12: CardSet) -> list[tuple[CardSet, tuple[CardSet, ...]
     """
     rep = _zero_runs(hand12)
     groups: dict[tuple, list[CardSet]] = {}
-    for combo in combinations(list(scan_forward(hand12)), DOBB_SIZE):
-        d = sum(1 << c for c in combo)
-        if lay_away_error(d) is not None:
-            continue
+    for d in legal_discards(hand12):
         # canonical form: zero cards replaced by their run's count taken from the run bottom
         key_cards = []
         counts: dict[Card, int] = {}
-        for c in combo:
+        for c in scan_forward(d):
             if c in rep:
                 counts[rep[c]] = counts.get(rep[c], 0) + 1
             else:
