@@ -163,8 +163,6 @@ BID_SPREAD = 1.5
 #: ``BID_LAPSE / 3``, so no auction is impossible for any hand.
 BID_LAPSE = 0.05
 
-BIDS = ("pass", "dobbm", "solo")
-
 # likelihood kinds of an auction constraint on one seat's 8 dealt cards
 _PASS = "pass"            # passed, no Dobbm said before
 _NOT_SOLO = "not_solo"    # passed after a Dobbm (or: passed or said Dobbm)
@@ -1078,15 +1076,9 @@ class _Sampler:
                     hands=hands, dobb=dobb, discard=discard if v.exchanged else None,
                     tricks=v.tricks, doublings=v.doublings, dealer=v.dealer)
 
-    def likelihood(self, dealt: Mapping[str, CardSet]) -> float:
-        """The bidding model's probability of the bids said, given each speaker's 8 cards."""
-        p = 1.0
-        for seat, kind in self.auction:
-            p *= _kind_likelihood(kind, _strength(dealt[seat]))
-        return p
-
     def accepts(self, dealt: Mapping[str, CardSet], u: float) -> bool:
-        """``u < likelihood(dealt)``, stopping as soon as the product falls below ``u``."""
+        """``u <`` the bidding model's probability of the bids said, given each speaker's
+        8 cards; the product stops as soon as it falls to ``u``."""
         p = 1.0
         for seat, kind in self.auction:
             p *= _kind_likelihood(kind, _strength(dealt[seat]))
