@@ -110,14 +110,13 @@ from .cards import (
     card_points,
     card_rank,
     card_suit,
-    legal_cards,
     popcount,
     scan_forward,
     set_names,
     set_points,
     trick_winner,
 )
-from .deal import Deal
+from .deal import Deal, find_revokes
 from .handfile import HandFileError, HandSpec, load_specs
 from .heuristics import (
     BANK_WEIGHT,
@@ -529,6 +528,8 @@ class _Played:
     by_seat: Mapping[str, tuple[Card, ...]]
     voids: Mapping[str, int]        # seat -> bitmask of suits shown void
     where: Mapping[Card, tuple[int, str]]   # card -> (trick number, seat)
+    #: the first card played in a suit its seat had shown void: (trick number, seat, card)
+    broken: tuple[int, str, Card] | None = None
 
 
 def _follow_tricks(active: tuple[str, ...], declarer: str,
@@ -536,10 +537,13 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
     by_seat: dict[str, list[Card]] = {s: [] for s in active}
     voids = {s: 0 for s in active}
     where: dict[Card, tuple[int, str]] = {}
+    broken = None
     leader = declarer
     for n, trick in enumerate(tricks, 1):
         for i, c in enumerate(trick):
             seat = active[(active.index(leader) + i) % 4]
+            if broken is None and (voids[seat] >> card_suit(c)) & 1:
+                broken = (n, seat, c)
             by_seat[seat].append(c)
             where[c] = (n, seat)
             if i:
@@ -550,7 +554,7 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
                         voids[seat] |= 1 << TRUMP
         if len(trick) == 4:
             leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, where)
+    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, where, broken)
 
 
 def _suits_text(mask: int) -> str:
@@ -714,34 +718,17 @@ def make_view(spec: HandSpec, command: str) -> View:
             raise _fail(spec, f"hands.{declarer}", "more cards than the declarer's 12 (hand, Dobb, lay-away)")
     # me: full knowledge, so each card played must have been legal
     if declarer:
-        held = hands[me] | sum(1 << c for c in played.by_seat.get(me, ()))
-        leader = declarer
-        for n, trick in enumerate(tricks, 1):
-            for i, c in enumerate(trick):
-                seat = active[(active.index(leader) + i) % 4]
-                if seat == me:
-                    legal = legal_cards(held, trick[0] if i else None)
-                    if not (legal >> c) & 1:
-                        raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, a revoke "
-                                                    f"(must play one of {' '.join(set_names(legal))})")
-                    held &= ~(1 << c)
-            if len(trick) == 4:
-                leader = active[(active.index(leader) + trick_winner(trick)) % 4]
+        mine = [r for r in find_revokes(Deal(active, declarer, contract, hands, 0, tricks=tricks))
+                if r.seat == me]
+        if mine:
+            r = mine[0]
+            raise _fail(spec, "tricks", f"trick {r.trick}: {me} plays {card_name(r.card)}, a revoke "
+                                        f"(must play one of {' '.join(set_names(r.legal))})")
         # others: a void once shown stays (no later card of that suit, none held now)
-        shown = {s: 0 for s in active}
-        leader = declarer
-        for n, trick in enumerate(tricks, 1):
-            for i, c in enumerate(trick):
-                seat = active[(active.index(leader) + i) % 4]
-                if (shown[seat] >> card_suit(c)) & 1:
-                    raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
-                                                f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
-                if i and card_suit(c) != card_suit(trick[0]):
-                    shown[seat] |= 1 << card_suit(trick[0])
-                    if card_suit(c) != TRUMP:
-                        shown[seat] |= 1 << TRUMP
-            if len(trick) == 4:
-                leader = active[(active.index(leader) + trick_winner(trick)) % 4]
+        if played.broken is not None:
+            n, seat, c = played.broken
+            raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
+                                        f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
         for s in active:
             bad = 0
             for suit in range(4):
