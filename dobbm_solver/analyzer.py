@@ -110,6 +110,7 @@ from .cards import (
     card_points,
     card_rank,
     card_suit,
+    cardset,
     popcount,
     scan_forward,
     set_names,
@@ -531,6 +532,15 @@ class _Played:
     #: the first card played in a suit its seat had shown void: (trick number, seat, card)
     broken: tuple[int, str, Card] | None = None
 
+    def cards(self, seat: str) -> CardSet:
+        """The cards ``seat`` played."""
+        return cardset(self.by_seat.get(seat, ()))
+
+    def void_cards(self, seat: str) -> CardSet:
+        """Every card of the suits ``seat`` showed void in."""
+        mask = self.voids.get(seat, 0)
+        return sum(BB_SUITS[suit] for suit in range(4) if (mask >> suit) & 1)
+
 
 def _follow_tricks(active: tuple[str, ...], declarer: str,
                    tricks: tuple[tuple[Card, ...], ...]) -> _Played:
@@ -684,14 +694,14 @@ def make_view(spec: HandSpec, command: str) -> View:
         if exchanged:
             # the Dobb went to the declarer: its cards are held, played or laid away by them
             if declarer == me:
-                stray = dobb & ~(hands[me] | (discard or 0) | sum(1 << c for c in played.by_seat.get(me, ())))
+                stray = dobb & ~(hands[me] | (discard or 0) | played.cards(me))
                 if stray:
                     raise _fail(spec, "dobb", f"{' '.join(set_names(stray))} from the Dobb is not in your "
                                               f"hand, lay-away or tricks: the Dobb went to you")
             for s in active:
                 if s == declarer:
                     continue
-                dup = clash(dobb, hands.get(s, 0) | sum(1 << c for c in played.by_seat.get(s, ())))
+                dup = clash(dobb, hands.get(s, 0) | played.cards(s))
                 if dup:
                     raise _fail(spec, "dobb", f"{dup} from the Dobb cannot be with {s}: "
                                               f"the Dobb went to the declarer {declarer}")
@@ -712,8 +722,7 @@ def make_view(spec: HandSpec, command: str) -> View:
         if have > want:
             raise _fail(spec, f"hands.{s}", f"holds {have} cards, at most {want} are left")
     if exchanged and declarer != me:
-        twelve_known = hands.get(declarer, 0) | (discard or 0) | (dobb or 0) \
-            | sum(1 << c for c in played.by_seat.get(declarer, ()))
+        twelve_known = hands.get(declarer, 0) | (discard or 0) | (dobb or 0) | played.cards(declarer)
         if popcount(twelve_known) > HAND_SIZE + DOBB_SIZE:
             raise _fail(spec, f"hands.{declarer}", "more cards than the declarer's 12 (hand, Dobb, lay-away)")
     # me: full knowledge, so each card played must have been legal
@@ -730,10 +739,7 @@ def make_view(spec: HandSpec, command: str) -> View:
             raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
                                         f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
         for s in active:
-            bad = 0
-            for suit in range(4):
-                if (played.voids.get(s, 0) >> suit) & 1:
-                    bad |= hands.get(s, 0) & BB_SUITS[suit]
+            bad = hands.get(s, 0) & played.void_cards(s)
             if bad:
                 raise _fail(spec, f"hands.{s}", f"holds {' '.join(set_names(bad))}, but {s} showed no "
                                                 f"{_suits_text(played.voids[s])} in the tricks")
@@ -965,7 +971,7 @@ class _Sampler:
         v = view
         self.played = (_follow_tricks(v.active, v.declarer, v.tricks) if v.declarer
                        else _Played({s: () for s in v.active}, {s: 0 for s in v.active}, {}))
-        self.played_bits = {s: sum(1 << c for c in self.played.by_seat.get(s, ())) for s in v.active}
+        self.played_bits = {s: self.played.cards(s) for s in v.active}
         known = 0
         for cs in v.hands.values():
             known |= cs
@@ -1050,12 +1056,8 @@ class _Sampler:
         discard = v.discard
         if v.exchanged and self.twelve_policy:
             d = v.declarer
-            voided = 0
-            for suit in range(4):
-                if (self.played.voids.get(d, 0) >> suit) & 1:
-                    voided |= BB_SUITS[suit]
             shown = v.hands.get(d, 0) | self.played_bits[d]
-            discard = policy_discard(twelve, shown, twelve & voided & ~shown)
+            discard = policy_discard(twelve, shown, twelve & self.played.void_cards(d) & ~shown)
             if discard is None:
                 return None
             hands = {**hands, d: twelve & ~discard & ~self.played_bits[d]}
