@@ -1825,12 +1825,11 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
             if why:
                 stopped = why
                 break
-        pays_on = {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)}
-        pays_dbl = {i: float(payment(p, contract, d + 1, declarer)) for i, p in zip(idx, pts)}
-        dbl = _estimate(double_name, fit, list(pays_dbl.values()), pts)
+        pays_by = {"play on": {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)},
+                   double_name: {i: float(payment(p, contract, d + 1, declarer)) for i, p in zip(idx, pts)}}
+        dbl = _estimate(double_name, fit, list(pays_by[double_name].values()), pts)
         ests = sorted([on, dbl], key=lambda e: (-e.ev_units, OPTION_ORDER[e.option]))
-        margin, mse = _paired(eng.fit, {"play on": pays_on, double_name: pays_dbl}[ests[0].option],
-                              {"play on": pays_on, double_name: pays_dbl}[ests[1].option])
+        margin, mse = _paired(eng.fit, pays_by[ests[0].option], pays_by[ests[1].option])
     info = {"declarer_win_probability": _round(on.win_probability, 4),
             "declarer_expected_points": _round(on.expected_points, 3),
             "contract": contract, "doublings": d, "stopped": stopped, "target_stderr": target}
