@@ -1899,6 +1899,9 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
         pts = [eng.results[i][r] for i in range(k)]
         return (sum(payment(p, "dobbm", 0, True) for p in pts) / k, sum(pts) / k, heur[r])
 
+    def best_first(eng: _Engine, group: Sequence[CardSet]) -> list[CardSet]:
+        return sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
+
     def extend(eng: _Engine, group: Sequence[CardSet], upto: int) -> None:
         items = []
         for r in group:
@@ -1935,8 +1938,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
         for stage, (keep, upto) in enumerate(stages):
             upto = min(upto, final_cap)
             if keep is not None and keep < len(group):
-                ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
-                chosen = ranked[:keep]
+                chosen = best_first(eng, group)[:keep]
                 if stage == 1:
                     for r in heur_order[:DISCARD_HEURISTIC_KEEP]:
                         if r not in chosen:
@@ -1954,8 +1956,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
             classes = [(r, m) for r, m in classes if r in reps]
             group = [r for r in group if r in reps] or reps[:1]
         else:
-            ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
-            group = ranked[:max(1, finalists)]
+            group = best_first(eng, group)[:max(1, finalists)]
         n = final_n
         while not eng.interrupted:
             extend(eng, group, n)
