@@ -528,7 +528,6 @@ class _Played:
 
     by_seat: Mapping[str, tuple[Card, ...]]
     voids: Mapping[str, int]        # seat -> bitmask of suits shown void
-    where: Mapping[Card, tuple[int, str]]   # card -> (trick number, seat)
     #: the first card played in a suit its seat had shown void: (trick number, seat, card)
     broken: tuple[int, str, Card] | None = None
 
@@ -546,7 +545,6 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
                    tricks: tuple[tuple[Card, ...], ...]) -> _Played:
     by_seat: dict[str, list[Card]] = {s: [] for s in active}
     voids = {s: 0 for s in active}
-    where: dict[Card, tuple[int, str]] = {}
     broken = None
     leader = declarer
     for n, trick in enumerate(tricks, 1):
@@ -555,7 +553,6 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
             if broken is None and (voids[seat] >> card_suit(c)) & 1:
                 broken = (n, seat, c)
             by_seat[seat].append(c)
-            where[c] = (n, seat)
             if i:
                 led = card_suit(trick[0])
                 if card_suit(c) != led:
@@ -564,7 +561,7 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
                         voids[seat] |= 1 << TRUMP
         if len(trick) == 4:
             leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, where, broken)
+    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, broken)
 
 
 def _suits_text(mask: int) -> str:
@@ -665,7 +662,7 @@ def make_view(spec: HandSpec, command: str) -> View:
     for n, t in enumerate(tricks, 1):
         if not 1 <= len(t) <= 4 or (len(t) < 4 and n < len(tricks)):
             raise _fail(spec, "tricks", f"trick {n} has {len(t)} cards; only the last may be unfinished")
-    played = _follow_tricks(active, declarer, tricks) if declarer else _Played({}, {}, {})
+    played = _follow_tricks(active, declarer, tricks) if declarer else _Played({}, {})
     played_set = 0
     for n, t in enumerate(tricks, 1):
         for c in t:
@@ -970,7 +967,7 @@ class _Sampler:
         self.view = view
         v = view
         self.played = (_follow_tricks(v.active, v.declarer, v.tricks) if v.declarer
-                       else _Played({s: () for s in v.active}, {s: 0 for s in v.active}, {}))
+                       else _Played({s: () for s in v.active}, {s: 0 for s in v.active}))
         self.played_bits = {s: self.played.cards(s) for s in v.active}
         known = 0
         for cs in v.hands.values():
