@@ -110,14 +110,14 @@ from .cards import (
     card_points,
     card_rank,
     card_suit,
-    legal_cards,
+    cardset,
     popcount,
     scan_forward,
     set_names,
     set_points,
     trick_winner,
 )
-from .deal import Deal
+from .deal import Deal, find_revokes
 from .handfile import HandFileError, HandSpec, load_specs
 from .heuristics import (
     BANK_WEIGHT,
@@ -128,8 +128,10 @@ from .heuristics import (
     SINGLETON_VALUE,
     TOP_CARD_PENALTY,
     VOID_VALUE,
+    _top_cards,
     discard_score,
     hand_strength,
+    legal_discards,
 )
 from .rules import WIN_THRESHOLD, lay_away_error, units
 
@@ -160,8 +162,6 @@ BID_SPREAD = 1.5
 #: the hand the strength score misses): each bid then has likelihood at least
 #: ``BID_LAPSE / 3``, so no auction is impossible for any hand.
 BID_LAPSE = 0.05
-
-BIDS = ("pass", "dobbm", "solo")
 
 # likelihood kinds of an auction constraint on one seat's 8 dealt cards
 _PASS = "pass"            # passed, no Dobbm said before
@@ -310,16 +310,6 @@ def _strength(hand: CardSet) -> float:
 _PLAIN = tuple(s for s in range(4) if s != TRUMP)
 
 
-def _top_run(hand: CardSet, suit: int) -> CardSet:
-    top = 0
-    for rank in range(8, -1, -1):
-        c = suit * 9 + rank
-        if not (hand >> c) & 1:
-            break
-        top |= 1 << c
-    return top
-
-
 def _fast_scores(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 0) -> list[tuple[CardSet, int]]:
     """Every legal lay-away avoiding ``exclude`` and holding ``require``, with an exact integer score (tenths).
 
@@ -329,7 +319,7 @@ def _fast_scores(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 0) ->
     cards = list(scan_forward(hand12))
     tops = 0
     for s in _PLAIN:
-        tops |= _top_run(hand12, s)
+        tops |= _top_cards(hand12, s)
     base = {}
     for c in cards:
         v = round(10 * BANK_WEIGHT) * card_points(c)
@@ -439,14 +429,11 @@ def lay_away_classes(hand12: CardSet) -> list[tuple[CardSet, tuple[CardSet, ...]
     """
     rep = _zero_runs(hand12)
     groups: dict[tuple, list[CardSet]] = {}
-    for combo in combinations(list(scan_forward(hand12)), DOBB_SIZE):
-        d = sum(1 << c for c in combo)
-        if lay_away_error(d) is not None:
-            continue
+    for d in legal_discards(hand12):
         # canonical form: zero cards replaced by their run's count taken from the run bottom
         key_cards = []
         counts: dict[Card, int] = {}
-        for c in combo:
+        for c in scan_forward(d):
             if c in rep:
                 counts[rep[c]] = counts.get(rep[c], 0) + 1
             else:
@@ -541,20 +528,31 @@ class _Played:
 
     by_seat: Mapping[str, tuple[Card, ...]]
     voids: Mapping[str, int]        # seat -> bitmask of suits shown void
-    where: Mapping[Card, tuple[int, str]]   # card -> (trick number, seat)
+    #: the first card played in a suit its seat had shown void: (trick number, seat, card)
+    broken: tuple[int, str, Card] | None = None
+
+    def cards(self, seat: str) -> CardSet:
+        """The cards ``seat`` played."""
+        return cardset(self.by_seat.get(seat, ()))
+
+    def void_cards(self, seat: str) -> CardSet:
+        """Every card of the suits ``seat`` showed void in."""
+        mask = self.voids.get(seat, 0)
+        return sum(BB_SUITS[suit] for suit in range(4) if (mask >> suit) & 1)
 
 
 def _follow_tricks(active: tuple[str, ...], declarer: str,
                    tricks: tuple[tuple[Card, ...], ...]) -> _Played:
     by_seat: dict[str, list[Card]] = {s: [] for s in active}
     voids = {s: 0 for s in active}
-    where: dict[Card, tuple[int, str]] = {}
+    broken = None
     leader = declarer
     for n, trick in enumerate(tricks, 1):
         for i, c in enumerate(trick):
             seat = active[(active.index(leader) + i) % 4]
+            if broken is None and (voids[seat] >> card_suit(c)) & 1:
+                broken = (n, seat, c)
             by_seat[seat].append(c)
-            where[c] = (n, seat)
             if i:
                 led = card_suit(trick[0])
                 if card_suit(c) != led:
@@ -563,7 +561,7 @@ def _follow_tricks(active: tuple[str, ...], declarer: str,
                         voids[seat] |= 1 << TRUMP
         if len(trick) == 4:
             leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, where)
+    return _Played({s: tuple(v) for s, v in by_seat.items()}, voids, broken)
 
 
 def _suits_text(mask: int) -> str:
@@ -664,7 +662,7 @@ def make_view(spec: HandSpec, command: str) -> View:
     for n, t in enumerate(tricks, 1):
         if not 1 <= len(t) <= 4 or (len(t) < 4 and n < len(tricks)):
             raise _fail(spec, "tricks", f"trick {n} has {len(t)} cards; only the last may be unfinished")
-    played = _follow_tricks(active, declarer, tricks) if declarer else _Played({}, {}, {})
+    played = _follow_tricks(active, declarer, tricks) if declarer else _Played({}, {})
     played_set = 0
     for n, t in enumerate(tricks, 1):
         for c in t:
@@ -693,14 +691,14 @@ def make_view(spec: HandSpec, command: str) -> View:
         if exchanged:
             # the Dobb went to the declarer: its cards are held, played or laid away by them
             if declarer == me:
-                stray = dobb & ~(hands[me] | (discard or 0) | sum(1 << c for c in played.by_seat.get(me, ())))
+                stray = dobb & ~(hands[me] | (discard or 0) | played.cards(me))
                 if stray:
                     raise _fail(spec, "dobb", f"{' '.join(set_names(stray))} from the Dobb is not in your "
                                               f"hand, lay-away or tricks: the Dobb went to you")
             for s in active:
                 if s == declarer:
                     continue
-                dup = clash(dobb, hands.get(s, 0) | sum(1 << c for c in played.by_seat.get(s, ())))
+                dup = clash(dobb, hands.get(s, 0) | played.cards(s))
                 if dup:
                     raise _fail(spec, "dobb", f"{dup} from the Dobb cannot be with {s}: "
                                               f"the Dobb went to the declarer {declarer}")
@@ -721,45 +719,24 @@ def make_view(spec: HandSpec, command: str) -> View:
         if have > want:
             raise _fail(spec, f"hands.{s}", f"holds {have} cards, at most {want} are left")
     if exchanged and declarer != me:
-        twelve_known = hands.get(declarer, 0) | (discard or 0) | (dobb or 0) \
-            | sum(1 << c for c in played.by_seat.get(declarer, ()))
+        twelve_known = hands.get(declarer, 0) | (discard or 0) | (dobb or 0) | played.cards(declarer)
         if popcount(twelve_known) > HAND_SIZE + DOBB_SIZE:
             raise _fail(spec, f"hands.{declarer}", "more cards than the declarer's 12 (hand, Dobb, lay-away)")
     # me: full knowledge, so each card played must have been legal
     if declarer:
-        held = hands[me] | sum(1 << c for c in played.by_seat.get(me, ()))
-        leader = declarer
-        for n, trick in enumerate(tricks, 1):
-            for i, c in enumerate(trick):
-                seat = active[(active.index(leader) + i) % 4]
-                if seat == me:
-                    legal = legal_cards(held, trick[0] if i else None)
-                    if not (legal >> c) & 1:
-                        raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, a revoke "
-                                                    f"(must play one of {' '.join(set_names(legal))})")
-                    held &= ~(1 << c)
-            if len(trick) == 4:
-                leader = active[(active.index(leader) + trick_winner(trick)) % 4]
+        mine = [r for r in find_revokes(Deal(active, declarer, contract, hands, 0, tricks=tricks))
+                if r.seat == me]
+        if mine:
+            r = mine[0]
+            raise _fail(spec, "tricks", f"trick {r.trick}: {me} plays {card_name(r.card)}, a revoke "
+                                        f"(must play one of {' '.join(set_names(r.legal))})")
         # others: a void once shown stays (no later card of that suit, none held now)
-        shown = {s: 0 for s in active}
-        leader = declarer
-        for n, trick in enumerate(tricks, 1):
-            for i, c in enumerate(trick):
-                seat = active[(active.index(leader) + i) % 4]
-                if (shown[seat] >> card_suit(c)) & 1:
-                    raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
-                                                f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
-                if i and card_suit(c) != card_suit(trick[0]):
-                    shown[seat] |= 1 << card_suit(trick[0])
-                    if card_suit(c) != TRUMP:
-                        shown[seat] |= 1 << TRUMP
-            if len(trick) == 4:
-                leader = active[(active.index(leader) + trick_winner(trick)) % 4]
+        if played.broken is not None:
+            n, seat, c = played.broken
+            raise _fail(spec, "tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
+                                        f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
         for s in active:
-            bad = 0
-            for suit in range(4):
-                if (played.voids.get(s, 0) >> suit) & 1:
-                    bad |= hands.get(s, 0) & BB_SUITS[suit]
+            bad = hands.get(s, 0) & played.void_cards(s)
             if bad:
                 raise _fail(spec, f"hands.{s}", f"holds {' '.join(set_names(bad))}, but {s} showed no "
                                                 f"{_suits_text(played.voids[s])} in the tricks")
@@ -990,8 +967,8 @@ class _Sampler:
         self.view = view
         v = view
         self.played = (_follow_tricks(v.active, v.declarer, v.tricks) if v.declarer
-                       else _Played({s: () for s in v.active}, {s: 0 for s in v.active}, {}))
-        self.played_bits = {s: sum(1 << c for c in self.played.by_seat.get(s, ())) for s in v.active}
+                       else _Played({s: () for s in v.active}, {s: 0 for s in v.active}))
+        self.played_bits = {s: self.played.cards(s) for s in v.active}
         known = 0
         for cs in v.hands.values():
             known |= cs
@@ -1076,12 +1053,8 @@ class _Sampler:
         discard = v.discard
         if v.exchanged and self.twelve_policy:
             d = v.declarer
-            voided = 0
-            for suit in range(4):
-                if (self.played.voids.get(d, 0) >> suit) & 1:
-                    voided |= BB_SUITS[suit]
             shown = v.hands.get(d, 0) | self.played_bits[d]
-            discard = policy_discard(twelve, shown, twelve & voided & ~shown)
+            discard = policy_discard(twelve, shown, twelve & self.played.void_cards(d) & ~shown)
             if discard is None:
                 return None
             hands = {**hands, d: twelve & ~discard & ~self.played_bits[d]}
@@ -1089,15 +1062,9 @@ class _Sampler:
                     hands=hands, dobb=dobb, discard=discard if v.exchanged else None,
                     tricks=v.tricks, doublings=v.doublings, dealer=v.dealer)
 
-    def likelihood(self, dealt: Mapping[str, CardSet]) -> float:
-        """The bidding model's probability of the bids said, given each speaker's 8 cards."""
-        p = 1.0
-        for seat, kind in self.auction:
-            p *= _kind_likelihood(kind, _strength(dealt[seat]))
-        return p
-
     def accepts(self, dealt: Mapping[str, CardSet], u: float) -> bool:
-        """``u < likelihood(dealt)``, stopping as soon as the product falls below ``u``."""
+        """``u <`` the bidding model's probability of the bids said, given each speaker's
+        8 cards; the product stops as soon as it falls to ``u``."""
         p = 1.0
         for seat, kind in self.auction:
             p *= _kind_likelihood(kind, _strength(dealt[seat]))
@@ -1855,12 +1822,11 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
             if why:
                 stopped = why
                 break
-        pays_on = {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)}
-        pays_dbl = {i: float(payment(p, contract, d + 1, declarer)) for i, p in zip(idx, pts)}
-        dbl = _estimate(double_name, fit, list(pays_dbl.values()), pts)
+        pays_by = {"play on": {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)},
+                   double_name: {i: float(payment(p, contract, d + 1, declarer)) for i, p in zip(idx, pts)}}
+        dbl = _estimate(double_name, fit, list(pays_by[double_name].values()), pts)
         ests = sorted([on, dbl], key=lambda e: (-e.ev_units, OPTION_ORDER[e.option]))
-        margin, mse = _paired(eng.fit, {"play on": pays_on, double_name: pays_dbl}[ests[0].option],
-                              {"play on": pays_on, double_name: pays_dbl}[ests[1].option])
+        margin, mse = _paired(eng.fit, pays_by[ests[0].option], pays_by[ests[1].option])
     info = {"declarer_win_probability": _round(on.win_probability, 4),
             "declarer_expected_points": _round(on.expected_points, 3),
             "contract": contract, "doublings": d, "stopped": stopped, "target_stderr": target}
@@ -1930,6 +1896,9 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
         pts = [eng.results[i][r] for i in range(k)]
         return (sum(payment(p, "dobbm", 0, True) for p in pts) / k, sum(pts) / k, heur[r])
 
+    def best_first(eng: _Engine, group: Sequence[CardSet]) -> list[CardSet]:
+        return sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
+
     def extend(eng: _Engine, group: Sequence[CardSet], upto: int) -> None:
         items = []
         for r in group:
@@ -1966,8 +1935,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
         for stage, (keep, upto) in enumerate(stages):
             upto = min(upto, final_cap)
             if keep is not None and keep < len(group):
-                ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
-                chosen = ranked[:keep]
+                chosen = best_first(eng, group)[:keep]
                 if stage == 1:
                     for r in heur_order[:DISCARD_HEURISTIC_KEEP]:
                         if r not in chosen:
@@ -1985,8 +1953,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
             classes = [(r, m) for r, m in classes if r in reps]
             group = [r for r in group if r in reps] or reps[:1]
         else:
-            ranked = sorted(group, key=lambda r: tuple(-x for x in mean_units(eng, r)))
-            group = ranked[:max(1, finalists)]
+            group = best_first(eng, group)[:max(1, finalists)]
         n = final_n
         while not eng.interrupted:
             extend(eng, group, n)
