@@ -142,6 +142,14 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
     return state
 
 
+def final_points(deal: Deal, state: PlayState) -> int:
+    """The declarer's final points once all tricks are played: the points of their
+    tricks plus :attr:`Deal.bonus_points`, or 0 if they took no trick (the Match rule)."""
+    if state.declarer_tricks == 0:
+        return 0
+    return state.declarer_trick_points + deal.bonus_points
+
+
 def _plays(deal: Deal, state: PlayState) -> Iterator[tuple[int, str, Card, Card | None]]:
     """Every card of ``deal.tricks`` in play order: trick number, seat, card, card led (None: a lead)."""
     active = deal.active_seats

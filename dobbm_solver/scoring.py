@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import HAND_SIZE, card_name, set_names
-from .deal import Deal, Revoke, find_revokes, replay
+from .deal import Deal, Revoke, final_points, find_revokes, replay
 from .rules import Outcome, outcome, revoke_units, units
 
 
@@ -63,9 +63,8 @@ def score_hand(deal: Deal) -> Score:
         raise ScoreError(f"tricks: a finished hand has {HAND_SIZE} tricks of 4 cards, "
                          f"not {len(deal.tricks)} ({sum(len(t) for t in deal.tricks)} cards)")
     state = replay(deal, check=False)
-    pts = 0 if state.declarer_tricks == 0 else state.declarer_trick_points + deal.bonus_points
-    return Score(deal.declarer, deal.contract, deal.doublings, pts, state.declarer_tricks,
-                 tuple(find_revokes(deal)))
+    return Score(deal.declarer, deal.contract, deal.doublings, final_points(deal, state),
+                 state.declarer_tricks, tuple(find_revokes(deal)))
 
 
 def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Mapping
 
 from .cards import Card, CardSet, scan_forward
-from .deal import Deal, PlayState, replay
+from .deal import Deal, PlayState, final_points, replay
 from .rules import Outcome, legal_lay_away, outcome, units
 
 try:
@@ -104,16 +104,11 @@ class Solver:
                                           deal.bonus_points, keep_table)
         return state, order
 
-    def _final(self, deal: Deal, state: PlayState) -> int:
-        if state.declarer_tricks == 0:
-            return 0
-        return state.declarer_trick_points + deal.bonus_points
-
     # -- the verbs -----------------------------------------------------------
     def solve(self, deal: Deal) -> Solution:
         """The declarer's final points under best play from the deal's position."""
         state, _ = self._load(deal)
-        value = self._final(deal, state) if state.finished else self._core.value()
+        value = final_points(deal, state) if state.finished else self._core.value()
         return Solution(deal.declarer, value, state.to_move, self._core.nodes,
                         deal.contract, deal.doublings)
 
@@ -128,7 +123,7 @@ class Solver:
         """Value, every legal card's value and a best line to the end of the hand."""
         state, _ = self._load(deal)
         if state.finished:
-            return Analysis(deal.declarer, self._final(deal, state), None, 0, deal.contract,
+            return Analysis(deal.declarer, final_points(deal, state), None, 0, deal.contract,
                             deal.doublings, {}, ())
         cards = dict(self._core.card_values())
         line = tuple(self._core.line())
