@@ -19,6 +19,7 @@ from .cards import (
     CardSet,
     card_name,
     card_points,
+    cardset,
     legal_cards,
     popcount,
     scan_forward,
@@ -231,7 +232,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         why = lay_away_error(deal.discard)
         if why:
             raise DealError("discard", why)
-    missing = BB_ALL & ~sum(1 << c for c in seen)
+    missing = BB_ALL & ~cardset(seen)
     if missing:
         raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
 

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping, TextIO
 
 import yaml
 
-from .cards import Card, CardError, CardSet, card_name, parse_card, set_names
+from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
 from .deal import Deal, DealError, validate
 from .rules import CONTRACTS
 
@@ -139,10 +139,7 @@ def _cards(value: object, key: str) -> tuple[Card, ...]:
 
 
 def _cardset(value: object, key: str) -> CardSet:
-    s = 0
-    for c in _cards(value, key):
-        s |= 1 << c
-    return s
+    return cardset(_cards(value, key))
 
 
 def _text(value: object, key: str) -> str:

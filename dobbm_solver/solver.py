@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Mapping
 
-from .cards import Card, CardSet, scan_forward
+from .cards import Card, CardSet, cardset, scan_forward
 from .deal import Deal, PlayState, final_points, replay
 from .rules import Outcome, legal_lay_away, outcome, units
 
@@ -148,8 +148,7 @@ class Solver:
         if not isinstance(jobs, int) or jobs < 1:
             raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
         twelve = deal.hands[deal.declarer] | deal.dobb
-        discards = [d for d in (sum(1 << c for c in four)
-                                for four in combinations(list(scan_forward(twelve)), 4))
+        discards = [d for d in map(cardset, combinations(list(scan_forward(twelve)), 4))
                     if legal_lay_away(d)]
         jobs = min(jobs, len(discards))
         if jobs <= 1:
