@@ -67,6 +67,13 @@ def score_hand(deal: Deal) -> Score:
                  state.declarer_tricks, tuple(find_revokes(deal)))
 
 
+def heading(deal: Deal, title: str) -> str:
+    """The first line of a report on a deal: ``TITLE: Dobbm by Anna, 1 doubling``."""
+    kind = "Dobbm" if deal.contract == "dobbm" else "Solo"
+    d = deal.doublings
+    return f"{title}: {kind} by {deal.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
+
+
 def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[str, Any]:
     pay = sc.payments(deal.active_seats)
     obj: dict[str, Any] = {
@@ -89,9 +96,7 @@ def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[s
 
 def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None) -> str:
     obj = score_dict(deal, sc, match_cost)
-    kind = "Dobbm" if sc.contract == "dobbm" else "Solo"
-    lines = [f"{title}: {kind} by {sc.declarer}"
-             + (f", {sc.doublings} doubling{'s' if sc.doublings != 1 else ''}" if sc.doublings else "")]
+    lines = [heading(deal, title)]
     lines.append(f"  {sc.declarer} {sc.declarer_points} points ({sc.declarer_tricks} tricks), "
                  f"defenders {sc.defender_points}: " + (obj["outcome"] if not sc.void else "void by revoke"))
     for r in sc.revokes:
