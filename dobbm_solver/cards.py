@@ -31,7 +31,6 @@ HAND_SIZE = 8
 DOBB_SIZE = 4
 TOTAL_POINTS = 120
 
-BB_EMPTY: CardSet = 0
 BB_ALL: CardSet = (1 << NUM_CARDS) - 1
 BB_SUITS: tuple[CardSet, ...] = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
 BB_TRUMPS: CardSet = BB_SUITS[TRUMP]
@@ -85,10 +84,6 @@ def parse_card(text: str) -> Card:
     if len(t) < 2 or t[0] not in _SUIT_ALIASES or t[1:] not in _RANK_ALIASES:
         raise CardError(f"unknown card {text!r}")
     return make_card(_SUIT_ALIASES[t[0]], _RANK_ALIASES[t[1:]])
-
-
-def bb(card: Card) -> CardSet:
-    return 1 << card
 
 
 def cardset(cards: Iterable[Card]) -> CardSet:

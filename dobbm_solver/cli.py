@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from typing import Callable, Iterable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 import click
 
 from . import __version__
-from .analyzer import Advice
 from .deal import Deal
 from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, load_specs, parse_specs, spec_to_deal
 from .notation import format_deal_line, parse_spec_line
 from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
 from .scoring import score_dict, score_hand, score_text
 from .solver import DEFAULT_TT_MB, Solver
+
+if TYPE_CHECKING:   # the analyzer is imported when one of its commands runs
+    from .analyzer import Advice
 
 T = TypeVar("T")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -9,7 +9,7 @@ against the rule book and raises :class:`DealError` naming the offending key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from .cards import (
     BB_ALL,
@@ -19,6 +19,7 @@ from .cards import (
     CardSet,
     card_name,
     card_points,
+    cardset,
     legal_cards,
     popcount,
     scan_forward,
@@ -115,27 +116,11 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
     player holds (now plus played later); a revoke raises :class:`DealError`.
     """
     active = deal.active_seats
-    # the cards each seat held at the start of play, to check follow-suit
-    held = {s: deal.hands.get(s, 0) for s in active}
     leaders: list[str] = []
-    leader = deal.declarer
-    for trick in deal.tricks:
-        for i, c in enumerate(trick):
-            held[_next_seat(active, leader, i)] |= 1 << c
-        leaders.append(leader)
-        if len(trick) == 4:
-            leader = _next_seat(active, leader, trick_winner(trick))
     pts = dtr = ftr = 0
     leader = deal.declarer
-    for n, trick in enumerate(deal.tricks, 1):
-        for i, c in enumerate(trick):
-            seat = _next_seat(active, leader, i)
-            if check:
-                legal = legal_cards(held[seat], trick[0] if i else None)
-                if not (legal >> c) & 1:
-                    raise DealError("tricks", f"trick {n}: {seat} plays {card_name(c)}, a revoke "
-                                    f"(must play one of {' '.join(set_names(legal))})")
-            held[seat] &= ~(1 << c)
+    for trick in deal.tricks:
+        leaders.append(leader)
         if len(trick) == 4:
             w = _next_seat(active, leader, trick_winner(trick))
             if w == deal.declarer:
@@ -145,15 +130,41 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
                 ftr += 1
             leader = w
     last = deal.tricks[-1] if deal.tricks else ()
-    if len(last) in (1, 2, 3):
-        cur = tuple(last)
-        lead = leaders[-1]
-    else:
-        cur = ()
-        lead = leader
+    cur = tuple(last) if len(last) < 4 else ()
     done = dtr + ftr == HAND_SIZE
-    to_move = None if done else _next_seat(active, lead, len(cur))
-    return PlayState(lead, to_move, cur, pts, dtr, ftr, tuple(leaders))
+    to_move = None if done else _next_seat(active, leader, len(cur))
+    state = PlayState(leader, to_move, cur, pts, dtr, ftr, tuple(leaders))
+    if check:
+        revokes = _revokes(deal, state)
+        if revokes:
+            r = revokes[0]
+            raise DealError("tricks", f"trick {r.trick}: {r.seat} plays {card_name(r.card)}, a revoke "
+                            f"(must play one of {' '.join(set_names(r.legal))})")
+    return state
+
+
+def final_points(deal: Deal, state: PlayState) -> int:
+    """The declarer's final points once all tricks are played: the points of their
+    tricks plus :attr:`Deal.bonus_points`, or 0 if they took no trick (the Match rule)."""
+    if state.declarer_tricks == 0:
+        return 0
+    return state.declarer_trick_points + deal.bonus_points
+
+
+def _plays(deal: Deal, state: PlayState) -> Iterator[tuple[int, str, Card, Card | None]]:
+    """Every card of ``deal.tricks`` in play order: trick number, seat, card, card led (None: a lead)."""
+    active = deal.active_seats
+    for n, (lead, trick) in enumerate(zip(state.leaders, deal.tricks), 1):
+        for i, c in enumerate(trick):
+            yield n, _next_seat(active, lead, i), c, trick[0] if i else None
+
+
+def cards_played(deal: Deal, state: PlayState | None = None) -> dict[str, CardSet]:
+    """The cards each active seat has played to ``deal.tricks`` (``state``: its :func:`replay`)."""
+    played = dict.fromkeys(deal.active_seats, 0)
+    for _, seat, c, _ in _plays(deal, state or replay(deal, check=False)):
+        played[seat] |= 1 << c
+    return played
 
 
 def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
@@ -221,7 +232,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         why = lay_away_error(deal.discard)
         if why:
             raise DealError("discard", why)
-    missing = BB_ALL & ~sum(1 << c for c in seen)
+    missing = BB_ALL & ~cardset(seen)
     if missing:
         raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
 
@@ -237,11 +248,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
             raise DealError(f"hands.{s}", f"holds {have} cards, should hold {want}")
     if deal.contract == "dobbm" and deal.discard is not None:
         # the Dobb went to the declarer: each Dobb card is held, played or laid away by them
-        decl_played = 0
-        for lead, t in zip(state.leaders, deal.tricks):
-            for i, c in enumerate(t):
-                if _next_seat(active, lead, i) == deal.declarer:
-                    decl_played |= 1 << c
+        decl_played = cards_played(deal, state)[deal.declarer]
         stray = deal.dobb & ~(deal.hands[deal.declarer] | deal.discard | decl_played)
         if stray:
             raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not with the declarer")
@@ -260,18 +267,15 @@ class Revoke:
 
 def find_revokes(deal: Deal) -> list[Revoke]:
     """Every revoke in ``deal.tricks``, in play order (cards held are known from later play)."""
-    active = deal.active_seats
-    state = replay(deal, check=False)
-    held = {s: deal.hands.get(s, 0) for s in active}
-    for lead, trick in zip(state.leaders, deal.tricks):
-        for i, c in enumerate(trick):
-            held[_next_seat(active, lead, i)] |= 1 << c
+    return _revokes(deal, replay(deal, check=False))
+
+
+def _revokes(deal: Deal, state: PlayState) -> list[Revoke]:
+    held = {s: deal.hands.get(s, 0) | cards for s, cards in cards_played(deal, state).items()}
     out = []
-    for n, (lead, trick) in enumerate(zip(state.leaders, deal.tricks), 1):
-        for i, c in enumerate(trick):
-            seat = _next_seat(active, lead, i)
-            legal = legal_cards(held[seat], trick[0] if i else None)
-            if not (legal >> c) & 1:
-                out.append(Revoke(n, seat, c, legal))
-            held[seat] &= ~(1 << c)
+    for n, seat, c, led in _plays(deal, state):
+        legal = legal_cards(held[seat], led)
+        if not (legal >> c) & 1:
+            out.append(Revoke(n, seat, c, legal))
+        held[seat] &= ~(1 << c)
     return out

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping, TextIO
 
 import yaml
 
-from .cards import Card, CardError, CardSet, card_name, parse_card, set_names
+from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
 from .deal import Deal, DealError, validate
 from .rules import CONTRACTS
 
@@ -108,10 +108,15 @@ def _describe(value: object) -> str:
     return f"{type(value).__name__} {value!r}"
 
 
+def is_seat_name(name: str) -> bool:
+    """A seat name: no spaces, none of ``| : ,``, and not ``-`` (the notation's empty hand)."""
+    return bool(_SEAT_NAME.fullmatch(name)) and name != "-"
+
+
 def _seat_name(value: object, key: str) -> str:
     if not isinstance(value, str):
         raise _Fail(key, f"a seat name must be text, not {_describe(value)} (quote it)")
-    if not _SEAT_NAME.fullmatch(value) or value == "-":
+    if not is_seat_name(value):
         raise _Fail(key, f"bad seat name {value!r} (no spaces and none of | : ,)")
     return value
 
@@ -139,10 +144,7 @@ def _cards(value: object, key: str) -> tuple[Card, ...]:
 
 
 def _cardset(value: object, key: str) -> CardSet:
-    s = 0
-    for c in _cards(value, key):
-        s |= 1 << c
-    return s
+    return cardset(_cards(value, key))
 
 
 def _text(value: object, key: str) -> str:

@@ -46,12 +46,11 @@ from typing import Any
 
 from .cards import card_name, set_names
 from .deal import Deal
-from .handfile import HandFileError, HandSpec, parse_spec, spec_to_deal
+from .handfile import HandFileError, HandSpec, is_seat_name, parse_spec, spec_to_deal
 
 KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must")
 _HEAD = "head"
 _SEATS = "seats"
-_BAD_SEAT_CHARS = "|:,"
 
 
 class NotationError(ValueError):
@@ -81,7 +80,7 @@ def _segment_of(key: str | None) -> str:
 
 
 def _check_seat(name: str, segment: str) -> None:
-    if not name or any(ch.isspace() or ch in _BAD_SEAT_CHARS for ch in name) or name == "-":
+    if not is_seat_name(name):
         raise NotationError(segment, f"bad seat name {name!r} (no spaces and none of | : ,)")
     if name.lower() in KEYWORDS:
         raise NotationError(segment, f"{name!r} is a keyword (written in lower case) and "

@@ -7,6 +7,7 @@ from typing import Any
 from .cards import Card, card_name, display_key, set_names, trick_winner
 from .deal import Deal, replay
 from .notation import format_deal_line
+from .scoring import heading
 from .solver import Analysis, DiscardResult, Solver
 
 
@@ -61,8 +62,7 @@ def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
     """A readable report of one solved deal."""
     outcome = {"win": "wins", "standoff": "stands off (60)", "loss": "loses"}[an.outcome.value]
     lines = [
-        f"{title}: {'Dobbm' if deal.contract == 'dobbm' else 'Solo'} by {deal.declarer}"
-        + (f", {deal.doublings} doubling{'s' if deal.doublings != 1 else ''}" if deal.doublings else ""),
+        heading(deal, title),
         f"  best play: {deal.declarer} {outcome} with {an.declarer_points} points, "
         f"defenders {an.defender_points}; {_payment_text(an, deal)}",
     ]

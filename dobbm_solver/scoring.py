@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import HAND_SIZE, card_name, set_names
-from .deal import Deal, Revoke, find_revokes, replay
+from .deal import Deal, Revoke, final_points, find_revokes, replay
 from .rules import Outcome, outcome, revoke_units, units
 
 
@@ -63,9 +63,15 @@ def score_hand(deal: Deal) -> Score:
         raise ScoreError(f"tricks: a finished hand has {HAND_SIZE} tricks of 4 cards, "
                          f"not {len(deal.tricks)} ({sum(len(t) for t in deal.tricks)} cards)")
     state = replay(deal, check=False)
-    pts = 0 if state.declarer_tricks == 0 else state.declarer_trick_points + deal.bonus_points
-    return Score(deal.declarer, deal.contract, deal.doublings, pts, state.declarer_tricks,
-                 tuple(find_revokes(deal)))
+    return Score(deal.declarer, deal.contract, deal.doublings, final_points(deal, state),
+                 state.declarer_tricks, tuple(find_revokes(deal)))
+
+
+def heading(deal: Deal, title: str) -> str:
+    """The first line of a report on a deal: ``TITLE: Dobbm by Anna, 1 doubling``."""
+    kind = "Dobbm" if deal.contract == "dobbm" else "Solo"
+    d = deal.doublings
+    return f"{title}: {kind} by {deal.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
 
 
 def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[str, Any]:
@@ -90,9 +96,7 @@ def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[s
 
 def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None) -> str:
     obj = score_dict(deal, sc, match_cost)
-    kind = "Dobbm" if sc.contract == "dobbm" else "Solo"
-    lines = [f"{title}: {kind} by {sc.declarer}"
-             + (f", {sc.doublings} doubling{'s' if sc.doublings != 1 else ''}" if sc.doublings else "")]
+    lines = [heading(deal, title)]
     lines.append(f"  {sc.declarer} {sc.declarer_points} points ({sc.declarer_tricks} tricks), "
                  f"defenders {sc.defender_points}: " + (obj["outcome"] if not sc.void else "void by revoke"))
     for r in sc.revokes:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Mapping
 
-from .cards import Card, CardSet, scan_forward
-from .deal import Deal, PlayState, replay
+from .cards import Card, CardSet, cardset, scan_forward
+from .deal import Deal, PlayState, final_points, replay
 from .rules import Outcome, legal_lay_away, outcome, units
 
 try:
@@ -90,11 +90,10 @@ class Solver:
         self._extra_cores: list = []      # more tables for study_discards(jobs > 1)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, state: PlayState | None = None, keep_table: bool = False,
-              core=None) -> tuple[PlayState, tuple[str, ...]]:
+    def _load(self, deal: Deal, keep_table: bool = False, core=None) -> PlayState:
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
-        state = state or replay(deal, check=False)
+        state = replay(deal, check=False)
         active = deal.active_seats
         d = active.index(deal.declarer)
         order = tuple(active[(d + i) % 4] for i in range(4))   # relative seat 0 = declarer
@@ -102,33 +101,28 @@ class Solver:
         (core or self._core).set_position(hands, order.index(state.leader), list(state.trick),
                                           state.declarer_trick_points, state.declarer_tricks > 0,
                                           deal.bonus_points, keep_table)
-        return state, order
-
-    def _final(self, deal: Deal, state: PlayState) -> int:
-        if state.declarer_tricks == 0:
-            return 0
-        return state.declarer_trick_points + deal.bonus_points
+        return state
 
     # -- the verbs -----------------------------------------------------------
     def solve(self, deal: Deal) -> Solution:
         """The declarer's final points under best play from the deal's position."""
-        state, _ = self._load(deal)
-        value = self._final(deal, state) if state.finished else self._core.value()
+        state = self._load(deal)
+        value = final_points(deal, state) if state.finished else self._core.value()
         return Solution(deal.declarer, value, state.to_move, self._core.nodes,
                         deal.contract, deal.doublings)
 
     def solve_all_cards(self, deal: Deal) -> dict[Card, int]:
         """Final declarer points after each legal card of the player to move."""
-        state, _ = self._load(deal)
+        state = self._load(deal)
         if state.finished:
             return {}
         return dict(self._core.card_values())
 
     def analyse(self, deal: Deal) -> Analysis:
         """Value, every legal card's value and a best line to the end of the hand."""
-        state, _ = self._load(deal)
+        state = self._load(deal)
         if state.finished:
-            return Analysis(deal.declarer, self._final(deal, state), None, 0, deal.contract,
+            return Analysis(deal.declarer, final_points(deal, state), None, 0, deal.contract,
                             deal.doublings, {}, ())
         cards = dict(self._core.card_values())
         line = tuple(self._core.line())
@@ -154,8 +148,7 @@ class Solver:
         if not isinstance(jobs, int) or jobs < 1:
             raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
         twelve = deal.hands[deal.declarer] | deal.dobb
-        discards = [d for d in (sum(1 << c for c in four)
-                                for four in combinations(list(scan_forward(twelve)), 4))
+        discards = [d for d in map(cardset, combinations(list(scan_forward(twelve)), 4))
                     if legal_lay_away(d)]
         jobs = min(jobs, len(discards))
         if jobs <= 1:

@@ -84,7 +84,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ._interrupt import CtrlC
 from .cards import BB_TRUMPS, TOTAL_POINTS, card_name, popcount, set_names
-from .deal import Deal, replay
+from .deal import Deal, cards_played
 from .handfile import HandFileError, load_specs, spec_to_deal
 from .notation import format_deal_line, parse_deal_line
 from .rules import outcome, units
@@ -290,15 +290,7 @@ def collect_deals(paths: Sequence[str | os.PathLike[str]],
 
 def _starting_trumps(deal: Deal) -> int:
     """Hearts in the declarer's 8 cards at the start of play (held now + played)."""
-    held = deal.hands.get(deal.declarer, 0)
-    if deal.tricks:
-        active = deal.active_seats
-        state = replay(deal, check=False)
-        for leader, trick in zip(state.leaders, deal.tricks):
-            i = active.index(leader)
-            for k, c in enumerate(trick):
-                if active[(i + k) % len(active)] == deal.declarer:
-                    held |= 1 << c
+    held = deal.hands.get(deal.declarer, 0) | cards_played(deal)[deal.declarer]
     return popcount(held & BB_TRUMPS)
 
 
