@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 
 import pytest
+from endings import names
 from reference import ref_card_values, ref_value
 
-from dobbm_solver.cards import card_name, parse_card
+from dobbm_solver.cards import parse_card
 from dobbm_solver.deal import Deal, validate
 
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
@@ -46,10 +47,6 @@ def build(entry: dict) -> Deal:
     return deal
 
 
-def _names(values: dict[int, int]) -> dict[str, int]:
-    return {card_name(c): v for c, v in values.items()}
-
-
 ALL = list(range(len(ENTRIES)))
 WITH_CARDS = [i for i in ALL if ENTRIES[i]["cards"] is not None]
 
@@ -76,12 +73,12 @@ def test_solver_matches_oracle(solver, i):
     sol = solver.solve(deal)
     assert sol.declarer_points == e["declarer_points"], f"entry {i}"
     if e["cards"] is not None:
-        assert _names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
+        assert names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
 
 
 @pytest.mark.parametrize("i", WITH_CARDS)
 def test_reference_matches_oracle(i):
     e = ENTRIES[i]
     deal = build(e)
-    assert _names(ref_card_values(deal)) == e["cards"], f"entry {i}"
+    assert names(ref_card_values(deal)) == e["cards"], f"entry {i}"
     assert ref_value(deal) == e["declarer_points"], f"entry {i}"
