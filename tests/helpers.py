@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dobbm_solver.cards import cardset, parse_cards
+
 
 def children(pid: int, *, recursive: bool = False) -> list[int]:
     """The process ids whose parent is ``pid`` (read from /proc); with
@@ -20,3 +22,8 @@ def children(pid: int, *, recursive: bool = False) -> list[int]:
     if recursive:
         kids += [k for kid in list(kids) for k in children(kid, recursive=True)]
     return kids
+
+
+def cs(text: str) -> int:
+    """The card set of a card list such as ``"HA H10 EK"``."""
+    return cardset(parse_cards(text))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from dobbm_solver.cards import (
     BB_TRUMPS,
     NUM_CARDS,
     cardset,
-    parse_cards,
     popcount,
     scan_forward,
     set_names,
@@ -38,10 +38,6 @@ from dobbm_solver.heuristics import (
 from dobbm_solver.rules import lay_away_error
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def cs(text: str) -> int:
-    return cardset(parse_cards(text))
 
 
 hands12 = st.lists(st.integers(0, NUM_CARDS - 1), min_size=12, max_size=12, unique=True).map(cardset)
