@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+import yaml
+
 from dobbm_solver.cards import cardset, parse_cards
+from dobbm_solver.deal import Deal
+from dobbm_solver.handfile import parse_deal_text
+
+# the solved positions beside the repository (see its README)
+ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 
 
 def children(pid: int, *, recursive: bool = False) -> list[int]:
@@ -27,3 +36,16 @@ def children(pid: int, *, recursive: bool = False) -> list[int]:
 def cs(text: str) -> int:
     """The card set of a card list such as ``"HA H10 EK"``."""
     return cardset(parse_cards(text))
+
+
+def oracle_deals() -> list[Deal]:
+    """The deals of the oracle positions (their answers left out); skips the
+    test if the oracle file is absent."""
+    if not ORACLE.exists():
+        pytest.skip(f"{ORACLE} not found")
+    deals = []
+    for n, pos in enumerate(json.loads(ORACLE.read_text())):
+        raw = {k: v for k, v in pos.items() if k not in ("declarer_points", "cards")}
+        [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
+        deals.append(deal)
+    return deals

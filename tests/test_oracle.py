@@ -9,16 +9,14 @@ the oracle too -- that validates the reference used by the random cross-check.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from endings import names
+from helpers import ORACLE
 from reference import ref_card_values, ref_value
 
 from dobbm_solver.cards import parse_card
 from dobbm_solver.deal import Deal, validate
-
-ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 
 if not ORACLE.exists():
     pytest.skip(f"no oracle file at {ORACLE}", allow_module_level=True)
