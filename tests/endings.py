@@ -11,7 +11,6 @@ the cards left and whose ``tricks`` are the cards played, in play order.
 from __future__ import annotations
 
 import random
-from typing import Iterator
 
 from reference import (
     TRUMP_SUIT,
@@ -24,7 +23,7 @@ from reference import (
     suit_of,
 )
 
-from dobbm_solver.cards import card_name, parse_card, parse_cards
+from dobbm_solver.cards import card_name, parse_cards
 from dobbm_solver.deal import Deal, validate
 
 SEAT_NAMES: tuple[tuple[str, ...], ...] = (
@@ -141,13 +140,6 @@ def random_play(rng: random.Random, deal: Deal, n: int, *, greedy: float = 0.0,
     return out
 
 
-def random_endings(seed: int, count: int, **kw) -> Iterator[Deal]:
-    """``count`` random endings from ``random.Random(seed)``."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        yield random_ending(rng, **kw)
-
-
 def deal_to_text(deal: Deal) -> str:
     """A YAML-ish rendering, for failure messages."""
     from dobbm_solver.cards import set_names
@@ -182,7 +174,6 @@ P_TRICKS = ("E9 E8 E7 E6", "L9 L8 L7 L6", "S9 S8 S7 S6", "H9 H8 H7 H6",
 Q_TRICKS = ("E6 E7 E8 E9",          # N leads, W's E9 wins
             "L9 L8 L7 L6",          # W leads (W N E S) and wins from here on
             "S9 S8 S7 S6", "H9 H8 H7 H6", "EA EO EK E10", "LA LO LK L10")
-REST = "EU LU SA S10 SK SO SU HA H10 HK HO HU"
 
 
 def bits(text: str) -> int:
@@ -209,7 +200,3 @@ def make(hands: dict[str, str], tricks, *, dobb: str, contract: str = "solo",
 
 def names(d: dict[int, int]) -> dict[str, int]:
     return {card_name(c): v for c, v in d.items()}
-
-
-def card(text: str) -> int:
-    return parse_card(text)

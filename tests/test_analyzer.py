@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from randdeals import play_random
@@ -38,7 +39,6 @@ from dobbm_solver.cards import (
     BB_TRUMPS,
     card_name,
     cardset,
-    parse_cards,
     popcount,
     scan_forward,
     set_names,
@@ -50,10 +50,6 @@ from dobbm_solver.rules import lay_away_error, units
 
 REPO = Path(__file__).resolve().parents[1]
 SEATS = ["Anna", "Bert", "Cora", "Dave"]
-
-
-def cs(text: str) -> int:
-    return cardset(parse_cards(text))
 
 
 def view_of(text: str, command: str) -> View:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import children
 
 from dobbm_solver.cards import parse_card
 from dobbm_solver.cli import main
@@ -100,19 +101,6 @@ def test_bad_view_names_file_and_key(tmp_path):
     assert r.exit_code == 2 and r.stderr.startswith(f"Error: {f}: hands.Bert: unknown card")
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(d.name))
-    return kids
-
-
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc")
 def test_ctrl_c_prints_partial_advice_and_exits_130():
     import signal
@@ -129,10 +117,10 @@ def test_ctrl_c_prints_partial_advice_and_exits_130():
     # the run would take about a minute (2,000 samples now take ~2 s, which
     # let the interrupt land after the work was done)
     deadline = time.time() + 20
-    while time.time() < deadline and len(_children(p.pid)) < 2:
+    while time.time() < deadline and len(children(p.pid)) < 2:
         time.sleep(0.1)
     time.sleep(1.0)
-    kids = _children(p.pid)
+    kids = children(p.pid)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 130, err

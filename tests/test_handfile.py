@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-import json
 import random
 from pathlib import Path
 
 import pytest
 import yaml
+from helpers import oracle_deals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from randdeals import random_deal
@@ -34,7 +34,6 @@ from dobbm_solver.handfile import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-ORACLE = REPO.parent / "shared" / "oracle" / "positions.json"
 EXAMPLES = ("example.yaml", "midplay.yaml", "discard_study.yaml", "five_players.yaml")
 
 GOOD = """\
@@ -67,12 +66,6 @@ def error_of(doc: object, path: str = "hands/x.yaml") -> HandFileError:
     with pytest.raises(HandFileError) as info:
         parse_deal_text(text, path)
     return info.value
-
-
-def oracle_positions() -> list[dict]:
-    if not ORACLE.exists():
-        pytest.skip(f"{ORACLE} not found")
-    return json.loads(ORACLE.read_text())
 
 
 # --------------------------------------------------------------------------
@@ -179,9 +172,7 @@ def test_deal_to_dict_is_canonical() -> None:
 
 
 def test_yaml_round_trip_oracle() -> None:
-    for n, pos in enumerate(oracle_positions()):
-        raw = {k: v for k, v in pos.items() if k not in ("declarer_points", "cards")}
-        [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
+    for deal in oracle_deals():
         text = dump_deal_yaml(deal)
         assert parse_deal_text(text) == [deal]
         assert dump_deal_yaml(parse_deal_text(text)[0]) == text

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from dobbm_solver.cards import (
     BB_TRUMPS,
     NUM_CARDS,
     cardset,
-    parse_cards,
     popcount,
     scan_forward,
     set_names,
@@ -38,10 +38,6 @@ from dobbm_solver.heuristics import (
 from dobbm_solver.rules import lay_away_error
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def cs(text: str) -> int:
-    return cardset(parse_cards(text))
 
 
 hands12 = st.lists(st.integers(0, NUM_CARDS - 1), min_size=12, max_size=12, unique=True).map(cardset)
@@ -204,17 +200,14 @@ def test_random_deal_solo_share():
 
 
 # --- benchmark files -------------------------------------------------------------
-def _load_make_hands():
+@pytest.fixture(scope="module")
+def make_hands():
+    """benchmarks/make_hands.py as a module."""
     path = ROOT / "benchmarks" / "make_hands.py"
     spec = importlib.util.spec_from_file_location("dobbm_make_hands", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-@pytest.fixture(scope="module")
-def make_hands():
-    return _load_make_hands()
 
 
 def test_benchmark_files_regenerate_identically(make_hands):
@@ -230,10 +223,15 @@ def _to_deal(doc: dict) -> Deal:
     )
 
 
+def _docs_and_deals(name: str) -> tuple[list[dict], list[Deal]]:
+    """The YAML documents of ``hands/<name>`` and their deals, read without the hand-file loader."""
+    docs = list(yaml.safe_load_all((ROOT / "hands" / name).read_text(encoding="utf-8")))
+    return docs, [_to_deal(d) for d in docs]
+
+
 def test_benchmark_file_content(make_hands):
-    docs = list(yaml.safe_load_all((ROOT / "hands" / "benchmark.yaml").read_text(encoding="utf-8")))
+    docs, deals = _docs_and_deals("benchmark.yaml")
     assert len(docs) == 120
-    deals = [_to_deal(d) for d in docs]
     assert deals == make_hands.benchmark_deals()
     for doc, d in zip(docs, deals):
         validate(d)
@@ -245,9 +243,8 @@ def test_benchmark_file_content(make_hands):
 
 
 def test_discard_benchmark_file_content(make_hands):
-    docs = list(yaml.safe_load_all((ROOT / "hands" / "benchmark_discard.yaml").read_text(encoding="utf-8")))
+    docs, deals = _docs_and_deals("benchmark_discard.yaml")
     assert len(docs) == 30
-    deals = [_to_deal(d) for d in docs]
     assert deals == make_hands.discard_deals()
     for doc, d in zip(docs, deals):
         assert "discard" not in doc and d.contract == "dobbm" and d.needs_discard

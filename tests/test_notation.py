@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
+from helpers import oracle_deals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from randdeals import random_deal
@@ -16,7 +16,7 @@ from dobbm_solver.cards import (
     parse_cards,
 )
 from dobbm_solver.deal import Deal, validate
-from dobbm_solver.handfile import load_hand_file, parse_deal_text
+from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.notation import (
     KEYWORDS,
     NotationError,
@@ -26,7 +26,6 @@ from dobbm_solver.notation import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-ORACLE = REPO.parent / "shared" / "oracle" / "positions.json"
 
 LINE = ("dobbm Bert | Anna: EK L10 L6 L7 L9 LA LU SO | Bert: E6 E7 EA H6 H8 HA S7 SA"
         " | Cora: EU H10 H7 HO LK LO S8 SK | Dave: E8 E9 H9 HK HU L8 S10 SU"
@@ -117,12 +116,7 @@ def test_analyzer_keys_are_dropped_by_parse_deal_line() -> None:
 
 
 def test_round_trip_oracle() -> None:
-    if not ORACLE.exists():
-        pytest.skip(f"{ORACLE} not found")
-    import yaml
-    for n, pos in enumerate(json.loads(ORACLE.read_text())):
-        raw = {k: v for k, v in pos.items() if k not in ("declarer_points", "cards")}
-        [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
+    for n, deal in enumerate(oracle_deals()):
         line = format_deal_line(deal)
         assert parse_deal_line(line) == deal, n
         assert format_deal_line(parse_deal_line(line)) == line, n

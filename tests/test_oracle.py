@@ -9,15 +9,14 @@ the oracle too -- that validates the reference used by the random cross-check.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from endings import names
+from helpers import ORACLE
 from reference import ref_card_values, ref_value
 
-from dobbm_solver.cards import card_name, parse_card
+from dobbm_solver.cards import parse_card
 from dobbm_solver.deal import Deal, validate
-
-ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 
 if not ORACLE.exists():
     pytest.skip(f"no oracle file at {ORACLE}", allow_module_level=True)
@@ -46,10 +45,6 @@ def build(entry: dict) -> Deal:
     return deal
 
 
-def _names(values: dict[int, int]) -> dict[str, int]:
-    return {card_name(c): v for c, v in values.items()}
-
-
 ALL = list(range(len(ENTRIES)))
 WITH_CARDS = [i for i in ALL if ENTRIES[i]["cards"] is not None]
 
@@ -76,12 +71,12 @@ def test_solver_matches_oracle(solver, i):
     sol = solver.solve(deal)
     assert sol.declarer_points == e["declarer_points"], f"entry {i}"
     if e["cards"] is not None:
-        assert _names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
+        assert names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
 
 
 @pytest.mark.parametrize("i", WITH_CARDS)
 def test_reference_matches_oracle(i):
     e = ENTRIES[i]
     deal = build(e)
-    assert _names(ref_card_values(deal)) == e["cards"], f"entry {i}"
+    assert names(ref_card_values(deal)) == e["cards"], f"entry {i}"
     assert ref_value(deal) == e["declarer_points"], f"entry {i}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from endings import P_TRICKS, Q_TRICKS, bits, make
+from endings import P_TRICKS, Q_TRICKS, make
+from endings import bits as cs
 
 from dobbm_solver import cards as C
 from dobbm_solver import rules as R
@@ -23,10 +24,6 @@ from dobbm_solver.cards import (
 from dobbm_solver.deal import DealError, replay, validate
 
 ALL_NAMES = [s + r for s in "ELHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7", "6")]
-
-
-def cs(text: str) -> int:
-    return bits(text)
 
 
 def names(cardset: int) -> set[str]:

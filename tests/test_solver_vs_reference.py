@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 
 import pytest
-from endings import deal_to_text, random_ending
+from endings import deal_to_text, names, random_ending
 from reference import (
     RefError,
     points,
@@ -68,10 +68,6 @@ def five_seat_cases() -> list[Case]:
     return [_case(n, random_ending(rng, five_seats=True, strong=0.5)) for n in range(300)]
 
 
-def _names(values: dict) -> dict:
-    return {card_name(c): v for c, v in values.items()}
-
-
 def _report(failures: list[tuple[Case, str]]) -> str:
     """The smallest failing position in full, and a count."""
     failures.sort(key=lambda f: (f[0].cards_left, f[0].n))
@@ -79,7 +75,7 @@ def _report(failures: list[tuple[Case, str]]) -> str:
     return (f"{len(failures)} of the endings disagree; smallest (ending #{case.n}, "
             f"{case.cards_left} cards left, {case.to_move} to move):\n"
             f"{deal_to_text(case.deal)}\n"
-            f"expected: value {case.value}, cards {_names(case.values)}\n"
+            f"expected: value {case.value}, cards {names(case.values)}\n"
             f"got:      {got}")
 
 
@@ -140,13 +136,13 @@ def test_card_values_match_reference(cases):
     for c in cases:
         got = s.solve_all_cards(c.deal)
         if got != c.values:
-            bad.append((c, f"cards {_names(got)}"))
+            bad.append((c, f"cards {names(got)}"))
     assert not bad, _report(bad)
 
 
 def _check_analysis(c: Case, an) -> str | None:
     if an.declarer_points != c.value or dict(an.cards) != c.values:
-        return f"value {an.declarer_points}, cards {_names(an.cards)}"
+        return f"value {an.declarer_points}, cards {names(an.cards)}"
     line = tuple(an.line)
     if len(line) != c.cards_left:
         return f"line {[card_name(x) for x in line]} has {len(line)} cards, not {c.cards_left}"
@@ -194,7 +190,7 @@ def test_tiny_table_and_other_order_give_the_same_values(cases):
         v = s.solve(c.deal).declarer_points
         got = s.solve_all_cards(c.deal)
         if v != c.value or got != c.values:
-            bad.append((c, f"tt_mb=1: value {v}, cards {_names(got)}"))
+            bad.append((c, f"tt_mb=1: value {v}, cards {names(got)}"))
     assert not bad, _report(bad)
 
 
@@ -215,7 +211,7 @@ def test_module_level_functions(cases):
         got = solve_all_cards(c.deal)
         why = _check_analysis(c, analyse_play(c.deal))
         if v != c.value or got != c.values or why:
-            bad.append((c, f"solve {v}, solve_all_cards {_names(got)}, analyse_play: {why}"))
+            bad.append((c, f"solve {v}, solve_all_cards {names(got)}, analyse_play: {why}"))
     assert not bad, _report(bad)
 
 
@@ -227,7 +223,7 @@ def test_five_seats_dealer_sits_out(five_seat_cases):
         got = s.solve_all_cards(c.deal)
         why = _check_analysis(c, s.analyse(c.deal))
         if v != c.value or got != c.values or why:
-            bad.append((c, f"value {v}, cards {_names(got)}, analyse: {why}"))
+            bad.append((c, f"value {v}, cards {names(got)}, analyse: {why}"))
     assert not bad, _report(bad)
 
 
@@ -256,7 +252,7 @@ def test_five_tricks_left_match_reference():
         got = s.solve_all_cards(c.deal)
         v = s.solve(c.deal).declarer_points
         if v != c.value or got != c.values:
-            bad.append((c, f"value {v}, cards {_names(got)}"))
+            bad.append((c, f"value {v}, cards {names(got)}"))
     assert not bad, _report(bad)
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from helpers import children
 
 from dobbm_solver import cli
 from dobbm_solver.cards import BB_TRUMPS, parse_card, popcount, set_names
@@ -373,23 +374,6 @@ def test_example_script(tmp_path):
 # Ctrl-C
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        import psutil
-    except ImportError:
-        kids = []
-        for p in Path("/proc").iterdir():
-            if p.name.isdigit():
-                try:
-                    stat = (p / "stat").read_text()
-                except OSError:
-                    continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    kids.append(int(p.name))
-        return kids
-    return [c.pid for c in psutil.Process(pid).children(recursive=True)]
-
-
 def _alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -416,7 +400,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path):
                 break
             time.sleep(0.01)
         assert proc.poll() is None, proc.communicate()
-        kids = _children(proc.pid)
+        kids = children(proc.pid, recursive=True)
         assert len(kids) >= 2
         t = time.monotonic()
         proc.send_signal(signal.SIGINT)

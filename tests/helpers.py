@@ -1,0 +1,51 @@
+"""Small helpers shared by several test files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dobbm_solver.cards import cardset, parse_cards
+from dobbm_solver.deal import Deal
+from dobbm_solver.handfile import parse_deal_text
+
+# the solved positions beside the repository (see its README)
+ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
+
+
+def children(pid: int, *, recursive: bool = False) -> list[int]:
+    """The process ids whose parent is ``pid`` (read from /proc); with
+    ``recursive`` their children too, and so on."""
+    kids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(d.name))
+    if recursive:
+        kids += [k for kid in list(kids) for k in children(kid, recursive=True)]
+    return kids
+
+
+def cs(text: str) -> int:
+    """The card set of a card list such as ``"HA H10 EK"``."""
+    return cardset(parse_cards(text))
+
+
+def oracle_deals() -> list[Deal]:
+    """The deals of the oracle positions (their answers left out); skips the
+    test if the oracle file is absent."""
+    if not ORACLE.exists():
+        pytest.skip(f"{ORACLE} not found")
+    deals = []
+    for n, pos in enumerate(json.loads(ORACLE.read_text())):
+        raw = {k: v for k, v in pos.items() if k not in ("declarer_points", "cards")}
+        [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
+        deals.append(deal)
+    return deals
