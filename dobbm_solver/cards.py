@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from .errors import DobbmError
+
 Card = int
 CardSet = int
 Suit = int
@@ -45,7 +47,7 @@ _RANK_ALIASES = {
 }
 
 
-class CardError(ValueError):
+class CardError(DobbmError):
     """Raised for card text that names no card of the deck."""
 
 

@@ -27,10 +27,11 @@ from .cards import (
     set_points,
     trick_winner,
 )
+from .errors import DobbmError
 from .rules import CONTRACTS, lay_away_error
 
 
-class DealError(ValueError):
+class DealError(DobbmError):
     """A deal that breaks the rules or does not add up; ``key`` names the offending key."""
 
     def __init__(self, key: str, message: str) -> None:

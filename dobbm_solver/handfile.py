@@ -39,6 +39,7 @@ import yaml
 
 from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
 from .deal import Deal, DealError, validate
+from .errors import DobbmError
 from .rules import CONTRACTS
 
 BIDS: tuple[str, ...] = ("pass", "dobbm", "solo")
@@ -52,7 +53,7 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SEAT_NAME = re.compile(r"[^\s|:,]+")
 
 
-class HandFileError(ValueError):
+class HandFileError(DobbmError):
     """A hand file that cannot be read or does not describe a valid deal.
 
     ``path`` is the file as given (``<stdin>`` for standard input), ``doc``

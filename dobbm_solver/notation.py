@@ -46,6 +46,7 @@ from typing import Any
 
 from .cards import card_name, set_names
 from .deal import Deal
+from .errors import DobbmError
 from .handfile import HandFileError, HandSpec, is_seat_name, parse_spec, spec_to_deal
 
 KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must")
@@ -53,7 +54,7 @@ _HEAD = "head"
 _SEATS = "seats"
 
 
-class NotationError(ValueError):
+class NotationError(DobbmError):
     """A deal line that does not parse or does not describe a valid deal.
 
     ``segment`` names the offending segment: a seat, a keyword, ``head``

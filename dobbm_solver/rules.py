@@ -13,6 +13,7 @@ from .cards import (
     popcount,
     set_names,
 )
+from .errors import DobbmError
 
 CONTRACTS: tuple[str, ...] = ("dobbm", "solo")
 WIN_THRESHOLD = 61
@@ -20,7 +21,7 @@ STANDOFF = 60
 MATCH_UNITS = 12
 
 
-class RuleError(ValueError):
+class RuleError(DobbmError):
     """Raised when something breaks a rule of the game."""
 
 

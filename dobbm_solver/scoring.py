@@ -7,10 +7,11 @@ from typing import Any
 
 from .cards import HAND_SIZE, card_name, set_names
 from .deal import Deal, Revoke, final_points, find_revokes, replay
+from .errors import DobbmError
 from .rules import Outcome, outcome, revoke_units, units
 
 
-class ScoreError(ValueError):
+class ScoreError(DobbmError):
     """A hand that cannot be scored (not finished)."""
 
 

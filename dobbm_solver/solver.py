@@ -20,6 +20,7 @@ from typing import Mapping
 
 from .cards import Card, CardSet, cardset, scan_forward
 from .deal import Deal, PlayState, final_points, replay
+from .errors import DobbmError
 from .rules import Outcome, legal_lay_away, outcome, units
 
 try:
@@ -33,7 +34,7 @@ except ImportError as exc:  # pragma: no cover - a broken install, not a code pa
 DEFAULT_TT_MB = 64
 
 
-class SolveError(ValueError):
+class SolveError(DobbmError):
     """A deal the solver cannot search (e.g. a Dobbm whose lay-away is not chosen)."""
 
 

@@ -85,6 +85,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ._interrupt import CtrlC
 from .cards import BB_TRUMPS, TOTAL_POINTS, card_name, popcount, set_names
 from .deal import Deal, cards_played
+from .errors import DobbmError, DobbmRuntimeError
 from .handfile import HandFileError, load_specs, spec_to_deal
 from .notation import format_deal_line, parse_deal_line
 from .rules import outcome, units
@@ -122,11 +123,11 @@ _HASH_DIGITS = 16
 _WATCHDOG_SECONDS = 1.0
 
 
-class StudyError(ValueError):
+class StudyError(DobbmError):
     """Bad input to a study: paths, output file, options.  The text is one line."""
 
 
-class StudyRunError(RuntimeError):
+class StudyRunError(DobbmRuntimeError):
     """The workers failed: a local worker process died (e.g. out of memory), the Dask
     scheduler cannot be reached or its workers cannot run the study."""
 

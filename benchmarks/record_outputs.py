@@ -1,0 +1,89 @@
+"""Record the CLI's outputs on the shipped examples, to prove a refactor changes no behaviour.
+
+    python benchmarks/record_outputs.py record DIR     # write every output to DIR
+    python benchmarks/record_outputs.py compare A B    # exit 1 if any output differs
+
+Recorded: ``dobbm bid/discard/double --json --seed 1`` on every shipped advice view,
+once with ``--jobs 1`` and once with ``--jobs 2``; ``dobbm solve --json`` and
+``dobbm study`` on ``hands/benchmark.yaml``; ``benchmarks/check_nodes.py``.
+Timing fields (``seconds``, ``elapsed`` and the like) are blanked before comparing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ADVICE = {
+    "bid": ["hands/bid.yaml"],
+    "discard": ["hands/discard.yaml"],
+    "double": ["hands/double.yaml", "hands/double_retour.yaml"],
+}
+TIMING_KEYS = {"seconds", "elapsed", "time", "wall", "samples_per_second"}
+TIMING_TEXT = re.compile(r"\d+(\.\d+)?\s*(ms|s)\b")
+
+
+def _blank_timing(obj: object) -> object:
+    if isinstance(obj, dict):
+        return {k: ("<t>" if k in TIMING_KEYS else _blank_timing(v)) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_blank_timing(v) for v in obj]
+    return obj
+
+
+def _normalise(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        try:
+            lines.append(json.dumps(_blank_timing(json.loads(line)), sort_keys=True))
+        except ValueError:
+            lines.append(TIMING_TEXT.sub("<t>", line))
+    return "\n".join(lines) + "\n"
+
+
+def _run(args: list[str]) -> str:
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    return f"exit {done.returncode}\n" + _normalise(done.stdout)
+
+
+def record(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for command, files in ADVICE.items():
+        for name in files:
+            for jobs in ("1", "2"):
+                text = _run(["dobbm", command, name, "--json", "--seed", "1", "--jobs", jobs])
+                (out / f"{command}-{Path(name).stem}-j{jobs}.txt").write_text(text)
+    (out / "solve-benchmark.txt").write_text(_run(["dobbm", "solve", "--json", "hands/benchmark.yaml"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = Path(tmp) / "rows.jsonl"
+        _run(["dobbm", "study", "hands/benchmark.yaml", "-o", str(rows), "-q"])
+        ordered = sorted(rows.read_text().splitlines(), key=lambda r: json.loads(r)["id"])
+        (out / "study-benchmark.txt").write_text(_normalise("\n".join(ordered)))
+    nodes = subprocess.run([sys.executable, "benchmarks/check_nodes.py"], cwd=ROOT, capture_output=True, text=True)
+    (out / "check-nodes.txt").write_text(f"exit {nodes.returncode}\n" + TIMING_TEXT.sub("<t>", nodes.stdout))
+
+
+def compare(a: Path, b: Path) -> int:
+    names = sorted({p.name for p in a.iterdir()} | {p.name for p in b.iterdir()})
+    bad = 0
+    for name in names:
+        pa, pb = a / name, b / name
+        if not pa.exists() or not pb.exists() or pa.read_text() != pb.read_text():
+            print(f"differs: {name}")
+            bad += 1
+    print(f"{len(names) - bad} identical, {bad} different")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "record":
+        record(Path(sys.argv[2]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
+        sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
+    else:
+        sys.exit(__doc__)
