@@ -56,12 +56,12 @@ def record(out: Path) -> None:
     for command, files in ADVICE.items():
         for name in files:
             for jobs in ("1", "2"):
-                text = _run(["dobbm", command, name, "--json", "--seed", "1", "--jobs", jobs])
+                text = _run([sys.executable, "-m", "dobbm_solver.cli", command, name, "--json", "--seed", "1", "--jobs", jobs])
                 (out / f"{command}-{Path(name).stem}-j{jobs}.txt").write_text(text)
-    (out / "solve-benchmark.txt").write_text(_run(["dobbm", "solve", "--json", "hands/benchmark.yaml"]))
+    (out / "solve-benchmark.txt").write_text(_run([sys.executable, "-m", "dobbm_solver.cli", "solve", "--json", "hands/benchmark.yaml"]))
     with tempfile.TemporaryDirectory() as tmp:
         rows = Path(tmp) / "rows.jsonl"
-        _run(["dobbm", "study", "hands/benchmark.yaml", "-o", str(rows), "-q"])
+        _run([sys.executable, "-m", "dobbm_solver.cli", "study", "hands/benchmark.yaml", "-o", str(rows), "-q"])
         ordered = sorted(rows.read_text().splitlines(), key=lambda r: json.loads(r)["id"])
         (out / "study-benchmark.txt").write_text(_normalise("\n".join(ordered)))
     nodes = subprocess.run([sys.executable, "benchmarks/check_nodes.py"], cwd=ROOT, capture_output=True, text=True)
