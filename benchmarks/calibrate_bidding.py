@@ -5,7 +5,7 @@
 Deals random hands (strength 4 and up; the common middle strengths 8..16
 thinned to 40% so that the strong tail is well covered), gives the first
 hand the Dobb, and solves with open cards both a Dobbm (the lay-away of
-``heuristics.heuristic_discard``, via ``analyzer.policy_discard``) and a
+``heuristics.heuristic_discard``) and a
 Solo against unconstrained defenders.  It prints, by strength, the
 declarer's mean units (3 x units) in each contract and two linear fits:
 
@@ -24,9 +24,8 @@ import sys
 from collections import defaultdict
 from multiprocessing import Pool
 
-from dobbm_solver.analyzer import policy_discard
 from dobbm_solver.deal import Deal
-from dobbm_solver.heuristics import hand_strength
+from dobbm_solver.heuristics import hand_strength, heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 
@@ -49,7 +48,7 @@ def one(i: int) -> tuple[float, int, int]:
         break
     dobb = sum(1 << c for c in cards[32:])
     deal = Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb)
-    dobbm = _solver.solve(deal.with_discard(policy_discard(hands[0] | dobb))).declarer_points
+    dobbm = _solver.solve(deal.with_discard(heuristic_discard(hands[0] | dobb))).declarer_points
     solo = _solver.solve(Deal(SEATS, "A", "solo", dict(zip(SEATS, hands)), dobb)).declarer_points
     return s, dobbm, solo
 

@@ -106,8 +106,13 @@ class PlayState:
         return self.to_move is None
 
 
-def _next_seat(active: tuple[str, ...], seat: str, k: int = 1) -> str:
-    return active[(active.index(seat) + k) % len(active)]
+def trick_seats(active: tuple[str, ...], leader: str) -> tuple[str, ...]:
+    """The seats in the order they play to a trick that ``leader`` leads: ``leader``, then clockwise.
+
+    ``trick_seats(active, leader)[trick_winner(trick)]`` is the seat that wins a full trick.
+    """
+    i = active.index(leader)
+    return active[i:] + active[:i]
 
 
 def replay(deal: Deal, *, check: bool = True) -> PlayState:
@@ -123,7 +128,7 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
     for trick in deal.tricks:
         leaders.append(leader)
         if len(trick) == 4:
-            w = _next_seat(active, leader, trick_winner(trick))
+            w = trick_seats(active, leader)[trick_winner(trick)]
             if w == deal.declarer:
                 pts += sum(card_points(c) for c in trick)
                 dtr += 1
@@ -133,14 +138,12 @@ def replay(deal: Deal, *, check: bool = True) -> PlayState:
     last = deal.tricks[-1] if deal.tricks else ()
     cur = tuple(last) if len(last) < 4 else ()
     done = dtr + ftr == HAND_SIZE
-    to_move = None if done else _next_seat(active, leader, len(cur))
+    to_move = None if done else trick_seats(active, leader)[len(cur)]
     state = PlayState(leader, to_move, cur, pts, dtr, ftr, tuple(leaders))
     if check:
         revokes = _revokes(deal, state)
         if revokes:
-            r = revokes[0]
-            raise DealError("tricks", f"trick {r.trick}: {r.seat} plays {card_name(r.card)}, a revoke "
-                            f"(must play one of {' '.join(set_names(r.legal))})")
+            raise revoke_error(revokes[0])
     return state
 
 
@@ -156,8 +159,9 @@ def _plays(deal: Deal, state: PlayState) -> Iterator[tuple[int, str, Card, Card 
     """Every card of ``deal.tricks`` in play order: trick number, seat, card, card led (None: a lead)."""
     active = deal.active_seats
     for n, (lead, trick) in enumerate(zip(state.leaders, deal.tricks), 1):
+        order = trick_seats(active, lead)
         for i, c in enumerate(trick):
-            yield n, _next_seat(active, lead, i), c, trick[0] if i else None
+            yield n, order[i], c, trick[0] if i else None
 
 
 def cards_played(deal: Deal, state: PlayState | None = None) -> dict[str, CardSet]:
@@ -179,9 +183,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         raise DealError("seats", f"need 4 or 5 seats, not {len(seats)}")
     if len(set(seats)) != len(seats):
         raise DealError("seats", "a seat is named twice")
-    if len(seats) == 5:
-        if deal.dealer is None:
-            raise DealError("dealer", "with five seats the dealer (who sits out) must be given")
+    check_dealer_given(seats, deal.dealer)
     if deal.dealer is not None and deal.dealer not in seats:
         raise DealError("dealer", f"{deal.dealer!r} is not a seat")
     active = deal.active_seats
@@ -191,21 +193,13 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         raise DealError("contract", f"must be dobbm or solo, not {deal.contract!r}")
     if not isinstance(deal.doublings, int) or deal.doublings < 0:
         raise DealError("doublings", f"must be a whole number 0 or more, not {deal.doublings!r}")
-    for s in deal.hands:
-        if s not in active:
-            raise DealError(f"hands.{s}", f"{s!r} is not a seat that plays")
+    check_hand_seats(deal.hands, active)
     for s in active:
         if s not in deal.hands:
             raise DealError("hands", f"no hand for {s}")
-    if popcount(deal.dobb) != DOBB_SIZE:
-        raise DealError("dobb", f"must hold {DOBB_SIZE} cards, not {popcount(deal.dobb)}")
-    if deal.contract == "solo" and deal.discard is not None:
-        raise DealError("discard", "a Solo has no lay-away")
-    if len(deal.tricks) > HAND_SIZE:
-        raise DealError("tricks", f"at most {HAND_SIZE} tricks, not {len(deal.tricks)}")
-    for n, t in enumerate(deal.tricks, 1):
-        if not 1 <= len(t) <= 4 or (len(t) < 4 and n < len(deal.tricks)):
-            raise DealError("tricks", f"trick {n} has {len(t)} cards; only the last may be unfinished")
+    check_dobb_size(deal.dobb)
+    check_no_solo_lay_away(deal.contract, deal.discard)
+    check_trick_shapes(deal.tricks)
     if deal.needs_discard and deal.tricks:
         raise DealError("discard", "tricks were played, so the lay-away must be given")
 
@@ -227,12 +221,9 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
     if deal.contract == "solo" or deal.needs_discard:
         account(scan_forward(deal.dobb), "dobb")
     else:
+        assert deal.discard is not None
         account(scan_forward(deal.discard), "discard")
-        if popcount(deal.discard) != DOBB_SIZE:
-            raise DealError("discard", f"must hold {DOBB_SIZE} cards, not {popcount(deal.discard)}")
-        why = lay_away_error(deal.discard)
-        if why:
-            raise DealError("discard", why)
+        check_lay_away(deal.discard)
     missing = BB_ALL & ~cardset(seen)
     if missing:
         raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
@@ -241,19 +232,81 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
     # hand sizes: after k finished tricks each seat holds 8-k, less one if it
     # already played to the unfinished trick
     finished = state.declarer_tricks + state.defender_tricks
-    played_now = {_next_seat(active, state.leader, i) for i in range(len(state.trick))}
+    played_now = trick_seats(active, state.leader)[:len(state.trick)]
     for s in active:
-        want = HAND_SIZE - finished - (1 if s in played_now else 0)
-        have = popcount(deal.hands[s])
-        if have != want:
-            raise DealError(f"hands.{s}", f"holds {have} cards, should hold {want}")
+        check_hand_size(s, deal.hands[s], finished + (1 if s in played_now else 0))
     if deal.contract == "dobbm" and deal.discard is not None:
         # the Dobb went to the declarer: each Dobb card is held, played or laid away by them
         decl_played = cards_played(deal, state)[deal.declarer]
-        stray = deal.dobb & ~(deal.hands[deal.declarer] | deal.discard | decl_played)
+        stray = dobb_strays(deal.dobb, deal.hands[deal.declarer] | deal.discard | decl_played)
         if stray:
             raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not with the declarer")
     return state
+
+
+# --- checks shared by validate and the analyzer's views ------------------------
+# Each raises DealError(key, message); a hand-file reader adds the file and document.
+
+
+def check_dealer_given(seats: tuple[str, ...], dealer: str | None) -> None:
+    """Five seats need the dealer named: the dealer sits the hand out."""
+    if len(seats) == 5 and dealer is None:
+        raise DealError("dealer", "with five seats the dealer (who sits out) must be given")
+
+
+def check_hand_seats(hands: Mapping[str, CardSet], active: tuple[str, ...]) -> None:
+    """Every seat given a hand is one that plays."""
+    for s in hands:
+        if s not in active:
+            raise DealError(f"hands.{s}", f"{s!r} is not a seat that plays")
+
+
+def check_dobb_size(dobb: CardSet) -> None:
+    if popcount(dobb) != DOBB_SIZE:
+        raise DealError("dobb", f"must hold {DOBB_SIZE} cards, not {popcount(dobb)}")
+
+
+def check_no_solo_lay_away(contract: str | None, discard: CardSet | None) -> None:
+    if contract == "solo" and discard is not None:
+        raise DealError("discard", "a Solo has no lay-away")
+
+
+def check_lay_away(discard: CardSet) -> None:
+    """Four cards, and the Sau rule (``rules.lay_away_error``)."""
+    if popcount(discard) != DOBB_SIZE:
+        raise DealError("discard", f"must hold {DOBB_SIZE} cards, not {popcount(discard)}")
+    why = lay_away_error(discard)
+    if why:
+        raise DealError("discard", why)
+
+
+def check_trick_shapes(tricks: tuple[tuple[Card, ...], ...]) -> None:
+    """At most 8 tricks of 4 cards; only the last may be unfinished (1 to 3 cards)."""
+    if len(tricks) > HAND_SIZE:
+        raise DealError("tricks", f"at most {HAND_SIZE} tricks, not {len(tricks)}")
+    for n, t in enumerate(tricks, 1):
+        if not 1 <= len(t) <= 4 or (len(t) < 4 and n < len(tricks)):
+            raise DealError("tricks", f"trick {n} has {len(t)} cards; only the last may be unfinished")
+
+
+def check_hand_size(seat: str, hand: CardSet, n_played: int, note: str = "") -> None:
+    """A seat that played ``n_played`` cards holds the rest of its 8 (``note`` ends the message)."""
+    want = HAND_SIZE - n_played
+    have = popcount(hand)
+    if have != want:
+        raise DealError(f"hands.{seat}", f"holds {have} cards, should hold {want}{note}")
+
+
+def dobb_strays(dobb: CardSet, declarers: CardSet) -> CardSet:
+    """The Dobb cards outside ``declarers`` (what the declarer holds, played and laid away):
+    after the exchange of a Dobbm there must be none."""
+    return dobb & ~declarers
+
+
+def revoke_error(r: Revoke) -> DealError:
+    """The error naming revoke ``r`` (key ``tricks``)."""
+    return DealError("tricks", f"trick {r.trick}: {r.seat} plays {card_name(r.card)}, a revoke "
+                     f"(must play one of {' '.join(set_names(r.legal))})")
 
 
 @dataclass(frozen=True)

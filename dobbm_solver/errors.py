@@ -12,11 +12,15 @@ Anything else escaping the library is a bug and is reported as one.
 
 from __future__ import annotations
 
-__all__ = ["DobbmError", "DobbmRuntimeError"]
+__all__ = ["DobbmError", "DobbmRuntimeError", "OptionError"]
 
 
 class DobbmError(ValueError):
     """Bad input: the message says what is wrong and where."""
+
+
+class OptionError(DobbmError):
+    """An argument of a library call out of range (a sample count, a seed, a number of jobs...)."""
 
 
 class DobbmRuntimeError(RuntimeError):

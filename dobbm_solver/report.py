@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, card_name, display_key, set_names, trick_winner
-from .deal import Deal, replay
+from .deal import Deal, replay, trick_seats
 from .notation import format_deal_line
 from .scoring import heading
 from .solver import Analysis, DiscardResult, Solver
@@ -21,7 +21,7 @@ def line_tricks(deal: Deal, line: tuple[Card, ...]) -> list[tuple[str, list[Card
     for c in line:
         cards.append(c)
         if len(cards) == 4:
-            winner = active[(active.index(leader) + trick_winner(cards)) % 4]
+            winner = trick_seats(active, leader)[trick_winner(cards)]
             out.append((leader, cards, winner))
             leader, cards = winner, []
     return out

@@ -26,14 +26,18 @@ from dobbm_solver.cards import (
     set_names,
 )
 from dobbm_solver.deal import Deal, validate
+from dobbm_solver.errors import DobbmError
 from dobbm_solver.heuristics import (
     SOLO_THRESHOLD,
     deal_cards,
     discard_score,
+    fast_discard_scores,
+    fast_hand_strength,
     hand_strength,
     heuristic_discard,
     legal_discards,
     random_deal,
+    top_cards,
 )
 from dobbm_solver.rules import lay_away_error
 
@@ -121,7 +125,7 @@ def test_heuristic_discard_always_legal(h12):
 
 
 def test_heuristic_discard_needs_twelve_cards():
-    with pytest.raises(ValueError):
+    with pytest.raises(DobbmError):
         heuristic_discard(cs("HA H10 HK HO HU H9 E6 L6"))
 
 
@@ -148,6 +152,70 @@ def test_heuristic_discard_sau_needs_a_heart():
     h = cs("EA E6 E7 LA L6 L7 SA S6 S7 H6 H7 H8")
     d = heuristic_discard(h)
     assert popcount(d & BB_PLAIN_SAUS) <= popcount(d & BB_TRUMPS)
+
+
+def _plain_heuristic_discard(hand12: int) -> int:
+    """The definition: the first lay-away in legal_discards order with the highest discard_score."""
+    best, best_score = 0, float("-inf")
+    for d in legal_discards(hand12):
+        sc = discard_score(hand12, d)
+        if sc > best_score:
+            best, best_score = d, sc
+    return best
+
+
+def test_heuristic_discard_is_the_first_best_by_discard_score():
+    rng = random.Random(5)
+    for _ in range(300):
+        hand12 = cardset(rng.sample(range(36), 12))
+        assert heuristic_discard(hand12) == _plain_heuristic_discard(hand12)
+
+
+def test_fast_discard_scores_agree_with_discard_score():
+    rng = random.Random(6)
+    for _ in range(100):
+        hand12 = cardset(rng.sample(range(36), 12))
+        scored = fast_discard_scores(hand12)
+        assert [d for d, _ in scored] == legal_discards(hand12)
+        for d, sc in scored:
+            assert sc == round(10 * discard_score(hand12, d))
+        # exclude and require filter the same list
+        some = list(scan_forward(hand12))
+        ex, req = 1 << some[0], 1 << some[-1]
+        assert fast_discard_scores(hand12, ex, req) == [(d, sc) for d, sc in scored
+                                                        if not d & ex and d & req == req]
+
+
+def test_heuristic_discard_exclude():
+    hand12 = cs("HA H10 HK HO HU H9 EA E10 L10 S7 S8 S9")
+    d = heuristic_discard(hand12)
+    d2 = heuristic_discard(hand12, exclude=d & -d)          # one of its cards may not go
+    assert d2 is not None and not d2 & (d & -d) and lay_away_error(d2) is None
+    assert heuristic_discard(cs("EA LA SA S6 HA E6 E7 E8 E9 L6 L7 L8"),
+                             exclude=cs("E6 E7 E8 E9 L6 L7 L8 HA")) is None
+    # require: the favourite among the lay-aways holding those cards
+    hand12 = cs("HA H10 HK HO HU H9 EA E10 L10 S7 S8 S9")
+    d3 = heuristic_discard(hand12, require=cs("HA"))
+    assert d3 is not None and d3 & cs("HA")
+    assert d3 == max((x for x in legal_discards(hand12) if x & cs("HA")),
+                     key=lambda x: (discard_score(hand12, x), -legal_discards(hand12).index(x)))
+
+
+def test_top_cards():
+    h = cs("EA E10 EO LA LK S10 SK")
+    assert top_cards(h, 0) == cs("EA E10")      # the K is missing: the run stops
+    assert top_cards(h, 1) == cs("LA")
+    assert top_cards(h, 3) == 0                 # no Sau: no top cards
+
+
+def test_fast_hand_strength_agrees_with_hand_strength():
+    rng = random.Random(36)
+    for k in range(6000):
+        size = (8, 12, rng.randint(0, 36))[k % 3]
+        hand = cardset(rng.sample(range(36), size))
+        assert fast_hand_strength(hand) == hand_strength(hand)
+    for text in ("HA H10 HK HO HU H9 E6 L6", "E9 E8 E7 L9 L8 L7 S9 S8", "HA H10 HK EA E9 L8 L7 S6"):
+        assert fast_hand_strength(cs(text)) == hand_strength(cs(text))
 
 
 # --- random deals --------------------------------------------------------------

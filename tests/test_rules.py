@@ -21,7 +21,7 @@ from dobbm_solver.cards import (
     set_points,
     trick_winner,
 )
-from dobbm_solver.deal import DealError, replay, validate
+from dobbm_solver.deal import DealError, replay, trick_seats, validate
 
 ALL_NAMES = [s + r for s in "ELHS" for r in ("A", "10", "K", "O", "U", "9", "8", "7", "6")]
 
@@ -361,3 +361,14 @@ def test_validate_lay_away_needed_once_tricks_are_played():
     with pytest.raises(DealError) as e:
         make(FULL_HANDS, P_TRICKS, contract="dobbm", dobb="EU LU HO HU")
     assert e.value.key == "discard"
+
+
+def test_trick_seats():
+    active = ("Anna", "Bert", "Cora", "Dave")
+    assert trick_seats(active, "Anna") == active
+    assert trick_seats(active, "Cora") == ("Cora", "Dave", "Anna", "Bert")
+    for leader in active:
+        seats = trick_seats(active, leader)
+        assert sorted(seats) == sorted(active) and seats[0] == leader
+        for k in range(4):
+            assert seats[k] == active[(active.index(leader) + k) % 4]

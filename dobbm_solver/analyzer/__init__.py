@@ -1,0 +1,57 @@
+"""Monte Carlo hand analyzer: advice at the table, where nobody sees the other hands.
+
+From the cards a player can see (and what the bidding has shown) the
+analyzer deals the unseen cards at random, consistent with everything known,
+solves every sample exactly with the open-card core, and ranks the player's
+options by the expected payment.  Three questions are answered:
+
+* :func:`analyze_bid` -- Pass, Dobbm or Solo, for ``me`` holding 8 cards
+  before the bidding reaches them;
+* :func:`analyze_discard` -- every legal lay-away of a Dobbm, for ``me`` the
+  declarer holding the 8 dealt cards with the Dobb known;
+* :func:`analyze_double` -- as a defender after "I lie": double (Schwacher)
+  or play on; as the declarer facing a Schwacher: Retour or play on.
+
+Each takes a checked :class:`View` (from :func:`make_view` or
+:func:`load_views`), ``samples`` (None: adaptive), ``seed``, ``jobs`` and an
+optional ``progress(done, total)`` callback, and returns an :class:`Advice`.
+This package never imports click; it is the library under
+``dobbm bid/discard/double``.
+
+The modules, in the order data flows through them:
+
+* :mod:`.view` -- what a player sees (:class:`View`), and what the tricks show;
+* :mod:`.checks` -- a hand-file spec read into a checked view (:func:`make_view`);
+* :mod:`.auction` -- what the bids imply about the other seats' cards;
+* :mod:`.bidding` -- the bidding model and its likelihoods;
+* :mod:`.sampling` -- dealing the unseen cards: the card allocator, the sampler, its cache;
+* :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
+* :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
+* :mod:`.lay_aways` -- lay-aways that are the same in play;
+* :mod:`.bid`, :mod:`.discard`, :mod:`.double` -- the three analyses;
+* :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`);
+* :mod:`.arguments` -- the arguments they take, checked.
+"""
+
+from __future__ import annotations
+
+from .advice import Advice, OptionEstimate
+from .bid import analyze_bid
+from .bidding import BID_DOBBM_THRESHOLD, BID_SOLO_THRESHOLD, BID_SPREAD, bid_probabilities, model_bid
+from .checks import load_views, make_view
+from .discard import analyze_discard
+from .double import analyze_double
+from .estimate import TARGET_STDERR
+from .lay_aways import lay_away_classes
+from .payment import payment
+from .runner import Progress
+from .sampling import sample_deals
+from .view import AnalyzerError, View
+
+__all__ = [
+    "BID_DOBBM_THRESHOLD", "BID_SOLO_THRESHOLD", "BID_SPREAD", "TARGET_STDERR",
+    "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
+    "bid_probabilities", "model_bid", "payment", "lay_away_classes",
+    "make_view", "load_views", "sample_deals",
+    "analyze_bid", "analyze_discard", "analyze_double",
+]

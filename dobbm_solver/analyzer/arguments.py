@@ -1,0 +1,53 @@
+"""The arguments every analysis takes, checked: samples, seed, jobs, target, the view."""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from ..errors import OptionError
+from .view import View
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """Worker processes: ``jobs``, or all cores for None or 0."""
+    if jobs is None or jobs == 0:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # pragma: no cover
+            return max(1, os.cpu_count() or 1)
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise OptionError(f"jobs must be a whole number 1 or more (0 or None: all cores), not {jobs!r}")
+    return jobs
+
+
+def resolve_seed(seed: int | None) -> int:
+    """``seed``, or a fresh random one for None (reported in the advice)."""
+    if seed is None:
+        return secrets.randbits(32)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise OptionError(f"seed must be a whole number, not {seed!r}")
+    return seed
+
+
+def resolve_samples(samples: int | None, minimum: int = 2) -> int | None:
+    """A fixed sample count of at least ``minimum``, or None (adaptive)."""
+    if samples is None:
+        return None
+    if not isinstance(samples, int) or isinstance(samples, bool) or samples < minimum:
+        raise OptionError(f"samples must be a whole number, at least {minimum}, not {samples!r}")
+    return samples
+
+
+def check_view(view: View, command: str) -> None:
+    """``view`` was made for ``command``."""
+    if not isinstance(view, View) or view.command != command:
+        got = view.command if isinstance(view, View) else type(view).__name__
+        raise OptionError(f"{command} needs a view made for it (make_view(spec, {command!r})), not {got!r}")
+
+
+def check_target(target: float) -> float:
+    """A positive target standard error (points), as a float."""
+    if not isinstance(target, (int, float)) or isinstance(target, bool) or not target > 0:
+        raise OptionError(f"target_stderr must be a positive number of points, not {target!r}")
+    return float(target)

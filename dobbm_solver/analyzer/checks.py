@@ -1,0 +1,274 @@
+"""Reading a hand-file spec into a checked :class:`~dobbm_solver.analyzer.view.View`.
+
+:func:`make_view` runs named checks in a fixed order; what a deal must
+satisfy anyway (trick shapes, hand sizes, the Sau rule, revokes...) is
+checked by the shared checks of :mod:`dobbm_solver.deal`, what only a
+partial view needs (the command's fields, cards seen once, voids shown,
+the auction) here.  Every check raises :class:`~dobbm_solver.deal.DealError`;
+:func:`make_view` turns it into a :class:`~dobbm_solver.handfile.HandFileError`
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from ..cards import DOBB_SIZE, HAND_SIZE, SUIT_NAMES, Card, CardSet, card_name, card_suit, popcount, set_names
+from ..deal import (
+    Deal,
+    DealError,
+    check_dealer_given,
+    check_dobb_size,
+    check_hand_seats,
+    check_hand_size,
+    check_lay_away,
+    check_no_solo_lay_away,
+    check_trick_shapes,
+    dobb_strays,
+    find_revokes,
+    revoke_error,
+)
+from ..errors import OptionError
+from ..handfile import HandFileError, HandSpec, load_specs
+from .auction import read_auction
+from .sampling import sampler_for
+from .view import PlayedCards, View, follow_tricks
+
+COMMANDS = ("bid", "discard", "double", "play")
+
+
+@contextmanager
+def _keys_of(spec: HandSpec) -> Iterator[None]:
+    """Report a check's DealError as a HandFileError of ``spec``'s file."""
+    try:
+        yield
+    except DealError as e:
+        raise HandFileError(spec.path, e.key, e.message, spec.doc) from None
+
+
+def make_view(spec: HandSpec, command: str) -> View:
+    """Check a hand-file spec for ``command`` (bid, discard, double, play) and return its view.
+
+    Raises :class:`~dobbm_solver.handfile.HandFileError` (``FILE: key: what is
+    wrong``) for anything inconsistent: counts, a card twice, an illegal
+    lay-away, a revoke or a broken void, bids out of turn, a view that does
+    not fit the command.
+    """
+    if command not in COMMANDS:
+        raise OptionError(f"unknown command {command!r}")
+    with _keys_of(spec):
+        return _checked_view(spec, command)
+
+
+def load_views(path: str | Path, command: str) -> list[View]:
+    """The views of every document of a hand file, checked for ``command``."""
+    return [make_view(spec, command) for spec in load_specs(path)]
+
+
+def _checked_view(spec: HandSpec, command: str) -> View:
+    check_dealer_given(spec.seats, spec.dealer)
+    active = tuple(s for s in spec.seats if s != spec.dealer) if len(spec.seats) == 5 else tuple(spec.seats)
+    me = _check_me(spec, active)
+    declarer, contract = _check_command(spec, command, me, active)
+    hands, dobb, discard, tricks = dict(spec.hands), spec.dobb, spec.discard, tuple(spec.tricks)
+    check_no_solo_lay_away(contract, discard)
+    if dobb is not None:
+        check_dobb_size(dobb)
+    if discard is not None:
+        check_lay_away(discard)
+    check_hand_seats(hands, active)
+    check_trick_shapes(tricks)
+    played = follow_tricks(active, declarer, tricks) if declarer else PlayedCards({}, {})
+    seen = _check_cards_once(hands, tricks, discard)
+    exchanged = contract == "dobbm" and command not in ("bid", "discard")
+    if dobb is not None:
+        _check_dobb(dobb, seen, played, hands, discard, active, me, declarer, exchanged)
+    _check_hand_sizes(hands, played, active, me, command)
+    if exchanged and declarer != me:
+        assert declarer is not None
+        twelve_known = hands.get(declarer, 0) | (discard or 0) | (dobb or 0) | played.cards(declarer)
+        if popcount(twelve_known) > HAND_SIZE + DOBB_SIZE:
+            raise DealError(f"hands.{declarer}", "more cards than the declarer's 12 (hand, Dobb, lay-away)")
+    if declarer:
+        assert contract is not None
+        _check_revokes(hands, played, active, me, declarer, contract, tricks)
+    must = bool(spec.must)
+    order, auction = read_auction(spec, command, active, me, declarer, contract, must)
+    view = View(
+        command=command, seats=spec.seats, active=active, me=me, hands=hands, declarer=declarer,
+        contract=contract, dobb=dobb, discard=discard, tricks=tricks, doublings=spec.doublings,
+        dealer=spec.dealer, bids=tuple(spec.bids), must=must, order=order, auction=auction,
+        path=spec.path, doc=spec.doc,
+    )
+    if sampler_for(view).allocator.total == 0:
+        raise DealError("tricks" if tricks else "hands",
+                        "no deal of the unseen cards fits what is known (hand sizes, voids shown)")
+    return view
+
+
+def _check_me(spec: HandSpec, active: tuple[str, ...]) -> str:
+    me = spec.me
+    if me is None:
+        raise DealError("me", "missing: name the seat whose view this is (me: SEAT)")
+    if me not in active:
+        raise DealError("me", f"{me} is the dealer and sits this hand out")
+    if me not in spec.hands:
+        raise DealError(f"hands.{me}", "missing: give your own cards")
+    return me
+
+
+def _check_command(spec: HandSpec, command: str, me: str,
+                   active: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """What the command needs of the spec; return the declarer and the contract."""
+    if command == "bid":
+        _check_bid_spec(spec)
+        return spec.declarer, spec.contract
+    if command == "discard":
+        return _check_discard_spec(spec, me)
+    return _check_play_spec(spec, command, me, active)
+
+
+def _check_bid_spec(spec: HandSpec) -> None:
+    for key, value in (("declarer", spec.declarer), ("contract", spec.contract), ("discard", spec.discard)):
+        if value is not None:
+            raise DealError(key, "the bidding is not over, so there is none yet (bid advises "
+                                 "the player about to bid)")
+    if spec.tricks:
+        raise DealError("tricks", "no card is played before the bidding ends")
+    if spec.doublings:
+        raise DealError("doublings", "nobody doubles before the bidding ends")
+
+
+def _check_discard_spec(spec: HandSpec, me: str) -> tuple[str, str]:
+    declarer = me if spec.declarer is None else spec.declarer
+    if declarer != me:
+        raise DealError("declarer", f"discard advises the declarer: {declarer} is not me ({me})")
+    contract = "dobbm" if spec.contract is None else spec.contract
+    if contract != "dobbm":
+        raise DealError("contract", "a Solo lays nothing away; discard needs a Dobbm")
+    if spec.dobb is None:
+        raise DealError("dobb", "missing: the declarer of a Dobbm sees the four Dobb cards")
+    if spec.discard is not None:
+        raise DealError("discard", "the lay-away is what discard chooses: leave it out")
+    if spec.tricks:
+        raise DealError("tricks", "no card is played before the lay-away")
+    if spec.doublings:
+        raise DealError("doublings", "doubling comes after the lay-away")
+    return declarer, contract
+
+
+def _check_play_spec(spec: HandSpec, command: str, me: str, active: tuple[str, ...]) -> tuple[str, str]:
+    """A view after the bidding (``double``, ``play``)."""
+    declarer, contract, doublings = spec.declarer, spec.contract, spec.doublings
+    if declarer is None:
+        raise DealError("declarer", "missing")
+    if contract is None:
+        raise DealError("contract", "missing")
+    if declarer not in active:
+        raise DealError("declarer", f"{declarer} is the dealer and sits this hand out")
+    if command == "double":
+        if spec.tricks:
+            raise DealError("tricks", "Schwacher and Retour are said before the first card")
+        if me == declarer and doublings % 2 == 0:
+            raise DealError("doublings", f"as the declarer you answer a Schwacher: doublings "
+                                         f"must be odd (1: a defender said Schwacher), not {doublings}")
+        if me != declarer and doublings % 2 == 1:
+            raise DealError("doublings", f"{doublings} doublings: it is the declarer's turn to "
+                                         f"answer (Retour or play on), not a defender's")
+    if contract == "dobbm" and me == declarer and spec.discard is None:
+        raise DealError("discard", "missing: as the declarer you know what you laid away")
+    return declarer, contract
+
+
+def _clash(cs: CardSet, other: CardSet) -> str | None:
+    both = cs & other
+    return " ".join(set_names(both)) if both else None
+
+
+def _also_in(dup: str, key: str) -> str:
+    return f"{dup} {'is' if ' ' not in dup else 'are'} also in {key}"
+
+
+def _check_cards_once(hands: Mapping[str, CardSet], tricks: tuple[tuple[Card, ...], ...],
+                      discard: CardSet | None) -> list[tuple[str, CardSet]]:
+    """Every card at most once in the hands, the tricks and the lay-away; return them by key."""
+    played_set = 0
+    for n, t in enumerate(tricks, 1):
+        for c in t:
+            if (played_set >> c) & 1:
+                raise DealError("tricks", f"trick {n}: {card_name(c)} is played twice")
+            played_set |= 1 << c
+    seen: list[tuple[str, CardSet]] = [(f"hands.{s}", cs) for s, cs in hands.items()]
+    seen.append(("tricks", played_set))
+    if discard is not None:
+        seen.append(("discard", discard))
+    for i, (ka, a) in enumerate(seen):
+        for kb, b in seen[:i]:
+            dup = _clash(a, b)
+            if dup:
+                raise DealError(ka, _also_in(dup, kb))
+    return seen
+
+
+def _check_dobb(dobb: CardSet, seen: list[tuple[str, CardSet]], played: PlayedCards,
+                hands: Mapping[str, CardSet], discard: CardSet | None, active: tuple[str, ...],
+                me: str, declarer: str | None, exchanged: bool) -> None:
+    """The Dobb's cards are nowhere else -- after the exchange, only with the declarer."""
+    if not exchanged:
+        for k, cs in seen:
+            dup = _clash(dobb, cs)
+            if dup:
+                raise DealError("dobb", _also_in(dup, k))
+        return
+    # the Dobb went to the declarer: its cards are held, played or laid away by them
+    if declarer == me:
+        stray = dobb_strays(dobb, hands[me] | (discard or 0) | played.cards(me))
+        if stray:
+            raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not in your "
+                                    f"hand, lay-away or tricks: the Dobb went to you")
+    for s in active:
+        if s == declarer:
+            continue
+        dup = _clash(dobb, hands.get(s, 0) | played.cards(s))
+        if dup:
+            raise DealError("dobb", f"{dup} from the Dobb cannot be with {s}: "
+                                    f"the Dobb went to the declarer {declarer}")
+
+
+def _check_hand_sizes(hands: Mapping[str, CardSet], played: PlayedCards, active: tuple[str, ...],
+                      me: str, command: str) -> None:
+    """``me`` holds all their cards left, the others at most theirs."""
+    for s in active:
+        n_played = len(played.by_seat.get(s, ()))
+        if s == me:
+            check_hand_size(s, hands.get(s, 0), n_played,
+                            " (the 8 dealt cards; the Dobb is given as dobb)" if command == "discard" else "")
+        want = HAND_SIZE - n_played
+        have = popcount(hands.get(s, 0))
+        if have > want:
+            raise DealError(f"hands.{s}", f"holds {have} cards, at most {want} are left")
+
+
+def _suits_text(mask: int) -> str:
+    return " and ".join(SUIT_NAMES[s] for s in range(4) if (mask >> s) & 1)
+
+
+def _check_revokes(hands: Mapping[str, CardSet], played: PlayedCards, active: tuple[str, ...], me: str,
+                   declarer: str, contract: str, tricks: tuple[tuple[Card, ...], ...]) -> None:
+    """``me``'s cards are all known, so each one played was legal; the others keep the voids
+    they showed (no later card of that suit, none held now)."""
+    mine = [r for r in find_revokes(Deal(active, declarer, contract, hands, 0, tricks=tricks))
+            if r.seat == me]
+    if mine:
+        raise revoke_error(mine[0])
+    if played.broken is not None:
+        n, seat, c = played.broken
+        raise DealError("tricks", f"trick {n}: {seat} plays {card_name(c)}, but showed "
+                                  f"no {SUIT_NAMES[card_suit(c)]} before (a revoke)")
+    for s in active:
+        bad = hands.get(s, 0) & played.void_cards(s)
+        if bad:
+            raise DealError(f"hands.{s}", f"holds {' '.join(set_names(bad))}, but {s} showed no "
+                                          f"{_suits_text(played.voids[s])} in the tricks")

@@ -1,0 +1,59 @@
+"""What a worker computes on one sample, per command: the declarer's points of each option.
+
+``WORK[command](view, solver, deal, dealt, payload)`` returns a dict merged
+into that sample's results: ``bid`` ``{option: (weight, points)}`` (the
+weight: the chance a Dobbm is not overcalled), ``discard``
+``{lay-away: points}``, ``double`` ``{"points": points}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from ..cards import CardSet
+from ..deal import Deal
+from ..heuristics import fast_hand_strength, heuristic_discard
+from .bidding import solo_probability
+from .view import View
+
+if TYPE_CHECKING:
+    from ..solver import Solver
+
+Work = Callable[[View, "Solver", Deal, Mapping[str, CardSet], Any], dict]
+
+
+def _points(solver: Solver, deal: Deal) -> int:
+    return solver.solve(deal).declarer_points
+
+
+def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet],
+             payload: Sequence[str]) -> dict:
+    """Each option of ``payload`` (``dobbm``, ``solo``): its weight and the declarer's points."""
+    out = {}
+    for opt in payload:
+        if opt == "dobbm":
+            me = view.me
+            p = _points(solver, deal.with_discard(heuristic_discard(deal.hands[me] | deal.dobb)))
+            w = 1.0
+            if not view.must:
+                for s in view.later_bidders():
+                    w *= 1.0 - solo_probability(fast_hand_strength(dealt[s]))
+            out[opt] = (w, p)
+        else:
+            out[opt] = (1.0, _points(solver, replace(deal, contract="solo")))
+    return out
+
+
+def work_discard(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet],
+                 payload: Sequence[CardSet]) -> dict:
+    """The declarer's points with each lay-away of ``payload``."""
+    return {d: _points(solver, deal.with_discard(d)) for d in payload}
+
+
+def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
+    """The declarer's points of the deal as it stands."""
+    return {"points": _points(solver, deal)}
+
+
+WORK: dict[str, Work] = {"bid": work_bid, "discard": work_discard, "double": work_double}

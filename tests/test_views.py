@@ -1,0 +1,85 @@
+"""Tests of dobbm_solver.analyzer.checks and .view: what is accepted, and bad input failing cleanly."""
+
+from __future__ import annotations
+
+import pytest
+from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, bid_file, error_of, view_of
+
+from dobbm_solver.analyzer import sample_deals
+from dobbm_solver.deal import validate
+
+
+def test_bid_view() -> None:
+    v = view_of(BID_PASSED, "bid")
+    assert v.role == "bidder" and v.order == ("Anna", "Bert", "Cora", "Dave")
+    assert v.auction == (("Anna", "pass"),)
+    assert v.bid_options() == ("pass", "dobbm", "solo") and v.later_bidders() == ("Cora", "Dave")
+    v = view_of(bid_file("HA H10 HK EA E9 L8 L7 S6", "  - {Anna: dobbm}\n"), "bid")
+    assert v.bid_options() == ("pass", "solo") and v.auction == (("Anna", "dobbm"),)
+    v = view_of(bid_file("HA H10 HK EA E9 L8 L7 S6", extra="must: true\n"), "bid")
+    assert v.bid_options() == ("dobbm", "solo")
+    v = view_of("seats: [Anna, Bert, Cora, Dave]\nme: Bert\nhands:\n  Bert: HA H10 HK EA E9 L8 L7 S6\n", "bid")
+    assert v.order is None and v.later_bidders() == ("Cora", "Dave", "Anna")
+
+
+def test_five_seats() -> None:
+    text = ("seats: [Anna, Bert, Cora, Dave, Eve]\ndealer: Eve\nme: Bert\n"
+            "hands:\n  Bert: HA H10 HK EA E9 L8 L7 S6\nbids:\n  - {Anna: pass}\n")
+    v = view_of(text, "bid")
+    assert v.active == ("Anna", "Bert", "Cora", "Dave") and v.order[0] == "Anna"
+    for deal in sample_deals(v, 5, seed=2):
+        validate(deal)
+        assert "Eve" not in deal.hands
+    e = error_of(text.replace("me: Bert", "me: Eve"), "bid")
+    assert e.key == "me" and "sits this hand out" in e.message
+
+
+def test_discard_and_double_views() -> None:
+    v = view_of(DISCARD, "discard")
+    assert v.role == "declarer" and v.declarer == "Dave" and v.contract == "dobbm"
+    # Cora dealt: Dave is forehand, so the others passed after his Dobbm
+    assert dict(v.auction) == {"Anna": "not_solo", "Bert": "not_solo", "Cora": "not_solo"}
+    v = view_of(DOUBLE_DEFENDER, "double")
+    assert v.role == "defender" and dict(v.auction) == {
+        "Bert": "dobbm", "Dave": "not_solo", "Anna": "not_solo"}
+    v = view_of(RETOUR, "double")
+    assert v.role == "declarer"
+
+
+BAD = [
+    # (command, text, key, words in the message)
+    ("bid", "hands:\n  Bert: HA H10 HK EA E9 L8 L7 S6\nseats: [Anna, Bert, Cora, Dave]\n", "me", "missing"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7"), "hands.Bert", "holds 7 cards"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6") + "  Anna: HA\n", "hands.Anna", "HA is also in hands.Bert"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", "  - {Bert: pass}\n"), "bids", "out of turn"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", "  - {Anna: pass}\n  - {Cora: pass}\n"), "bids", "out of turn"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", "  - {Anna: solo}\n"), "bids", "ended with a Solo"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", "  - {Anna: pass}\n", "must: true\n"), "bids", "must round"),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6") + "declarer: Bert\n", "declarer", "bidding is not over"),
+    ("discard", DISCARD.replace("dobb: EA E10 EU L10\n", ""), "dobb", "missing"),
+    ("discard", DISCARD.replace("dobb: EA E10 EU L10", "dobb: EA E10 EU"), "dobb", "must hold 4 cards"),
+    ("discard", DISCARD.replace("dobb: EA E10 EU L10", "dobb: EA E10 EU H10"), "dobb", "H10 is also in hands.Dave"),
+    ("discard", DISCARD + "contract: solo\n", "contract", "Solo"),
+    ("discard", DISCARD + "declarer: Anna\n", "declarer", "not me"),
+    ("discard", DISCARD + "discard: EA E10 EU L10\n", "discard", "leave it out"),
+    ("double", DOUBLE_DEFENDER.replace("declarer: Bert\n", ""), "declarer", "missing"),
+    ("double", DOUBLE_DEFENDER + "doublings: 1\n", "doublings", "declarer's turn"),
+    ("double", RETOUR.replace("doublings: 1", "doublings: 0"), "doublings", "must be odd"),
+    ("double", RETOUR.replace("discard: L7 S6 E7 S8\n", ""), "discard", "missing"),
+    ("double", RETOUR.replace("discard: L7 S6 E7 S8", "discard: EA LA E7 S8"), "discard", "Sau rule"),
+    ("double", RETOUR.replace("dobb: HO E10 L7 S6", "dobb: HO E10 L7 S9"), "dobb", "S9 from the Dobb is not in your"),
+    ("double", DOUBLE_DEFENDER.replace("  - {Bert: dobbm}", "  - {Bert: solo}"), "bids", "ended with the Solo"),
+    ("double", DOUBLE_DEFENDER.split("bids:")[0] + "bids:\n  - {Bert: solo}\n", "bids", "contract is dobbm"),
+    ("double", DOUBLE_DEFENDER.split("bids:")[0] + "bids:\n  - {Cora: pass}\n", "bids", "out of turn"),
+    ("double", DOUBLE_DEFENDER + "tricks:\n  - HA H6 H7 H8\n", "tricks", "before the first card"),
+    ("double", DOUBLE_DEFENDER.replace("contract: dobbm", "contract: dobbm\ndobb: HA E6 E7 E8"), "dobb",
+     "HA from the Dobb cannot be with Cora"),
+]
+
+
+@pytest.mark.parametrize("command,text,key,words", BAD)
+def test_bad_input_fails_cleanly(command: str, text: str, key: str, words: str) -> None:
+    e = error_of(text, command)
+    assert e.key == key, str(e)
+    assert words in e.message, str(e)
+    assert str(e).startswith(f"t.yaml: {key}: ")
