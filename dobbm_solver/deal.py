@@ -2,8 +2,12 @@
 
 :class:`Deal` holds what a hand file says; :func:`replay` follows the tricks
 played so far and gives the :class:`PlayState` (who is to move, the points
-taken, the cards of the unfinished trick).  :func:`validate` checks a deal
-against the rule book and raises :class:`DealError` naming the offending key.
+taken, the cards of the unfinished trick); :func:`trick_seats` is the order
+the seats play to a trick.  :func:`validate` checks a deal against the rule
+book and raises :class:`DealError` naming the offending key.  Its checks that
+also apply to a player's partial view of a deal (``check_*``,
+:func:`dobb_strays`, :func:`revoke_error`) are public, and the analyzer's
+view builder calls the same ones.
 """
 
 from __future__ import annotations

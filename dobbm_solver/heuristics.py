@@ -47,6 +47,15 @@ Of all legal four-card lay-aways (:func:`legal_discards`, the Sau rule
 :func:`discard_score` is chosen; ties go to the first in the order of
 :func:`legal_discards`, so the choice is deterministic.  The score weighs
 what the declarer sees in their own 12 cards, see :func:`discard_score`.
+
+Fast forms
+----------
+The analyzer's sampler rates and lays away thousands of hands per analysis:
+:func:`fast_hand_strength` gives :func:`hand_strength` from per-suit tables,
+and :func:`heuristic_discard` scores the lay-aways in integers
+(:func:`fast_discard_scores`, tenths of :func:`discard_score`), re-scoring
+only the few tied at the top.  Both give exactly the plain definitions'
+results (``tests/test_heuristics.py`` checks this on many random hands).
 """
 
 from __future__ import annotations
