@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, bid_file, error_of, view_of
 
 from dobbm_solver.analyzer import sample_deals
-from dobbm_solver.deal import validate
+from dobbm_solver.cards import cardset
+from dobbm_solver.deal import DealError, validate
+from dobbm_solver.heuristics import random_deal
 
 
 def test_bid_view() -> None:
@@ -83,3 +88,25 @@ def test_bad_input_fails_cleanly(command: str, text: str, key: str, words: str) 
     assert e.key == key, str(e)
     assert words in e.message, str(e)
     assert str(e).startswith(f"t.yaml: {key}: ")
+
+
+def test_views_and_validate_share_their_checks() -> None:
+    """A view and a whole deal that break the same rule get the same words (deal.check_*)."""
+    deal = random_deal(random.Random(1), contract="solo")
+
+    def deal_error(**changes) -> DealError:
+        with pytest.raises(DealError) as info:
+            validate(replace(deal, **changes))
+        return info.value
+
+    play = RETOUR.replace("doublings: 1\n", "")
+    e = error_of(play + "tricks:\n  - HA H6\n  - E6 E7 E8 E9\n", "play")
+    d = deal_error(tricks=((0, 1), (2, 3, 4, 5)))
+    assert (e.key, e.message) == (d.key, d.message)
+    assert (d.key, d.message) == ("tricks", "trick 1 has 2 cards; only the last may be unfinished")
+    e = error_of(play.replace("dobb: HO E10 L7 S6", "dobb: HO E10 L7"), "play")
+    d = deal_error(dobb=cardset([0, 1, 2]))
+    assert (e.key, e.message) == (d.key, d.message) == ("dobb", "must hold 4 cards, not 3")
+    e = error_of(play.replace("contract: dobbm", "contract: solo"), "play")
+    d = deal_error(discard=cardset([0, 1, 2, 3]))
+    assert (e.key, e.message) == (d.key, d.message) == ("discard", "a Solo has no lay-away")
