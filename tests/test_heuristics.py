@@ -166,14 +166,14 @@ def _plain_heuristic_discard(hand12: int) -> int:
 
 def test_heuristic_discard_is_the_first_best_by_discard_score():
     rng = random.Random(5)
-    for _ in range(300):
+    for _ in range(100):
         hand12 = cardset(rng.sample(range(36), 12))
         assert heuristic_discard(hand12) == _plain_heuristic_discard(hand12)
 
 
 def test_fast_discard_scores_agree_with_discard_score():
     rng = random.Random(6)
-    for _ in range(100):
+    for _ in range(40):
         hand12 = cardset(rng.sample(range(36), 12))
         scored = fast_discard_scores(hand12)
         assert [d for d, _ in scored] == legal_discards(hand12)
