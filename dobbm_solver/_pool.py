@@ -17,9 +17,11 @@ With ``jobs == 1`` no process is started: the tasks run in this process, one
 at a time, in item order.
 
 Worker processes are forked.  Each ignores SIGINT (Ctrl-C is the parent's to
-handle; the parent's own handling of SIGINT is never changed for good), makes
-its solver once, and exits on its own within :data:`WATCHDOG_SECONDS` when the
-parent process is gone (killed, say), so no worker outlives a run.
+handle), makes its solver once, and exits on its own within
+:data:`WATCHDOG_SECONDS` when the parent process is gone (killed, say), so no
+worker outlives a run.  The parent never ignores SIGINT: its handler is the
+Ctrl-C flag only while a run is under way, and SIGINT is held back (to arrive
+just after) only for the instant a worker is forked.
 
 Ctrl-C while :meth:`WorkerPool.run` waits sets ``pool.interrupted`` and ends
 the iteration at a point of its choosing (see
@@ -99,12 +101,17 @@ def resolve_jobs(jobs: int | None) -> int:
 _local = threading.local()
 
 
-def worker_solver(tt_mb: int = DEFAULT_TT_MB) -> Solver:
-    """This thread's solver, made once per process thread and table size (a Dask
-    worker may run several threads; a pool worker has one)."""
+def worker_solver(tt_mb: int | None = None) -> Solver:
+    """This thread's solver (a pool worker runs its tasks in one thread, a Dask
+    worker may run several), made when first asked for and kept.
+
+    ``tt_mb`` None: the one this thread has (a pool worker's is made at start
+    with the pool's ``tt_mb``), else a new one of ``solver.DEFAULT_TT_MB``;
+    a size: a solver with a table of that size, made anew if the kept one
+    differs."""
     s: Solver | None = getattr(_local, "solver", None)
-    if s is None or s.tt_mb != tt_mb:
-        s = _local.solver = Solver(tt_mb)
+    if s is None or (tt_mb is not None and s.tt_mb != tt_mb):
+        s = _local.solver = Solver(DEFAULT_TT_MB if tt_mb is None else tt_mb)
     return s
 
 
@@ -119,7 +126,8 @@ def _init_worker(parent: int, tt_mb: int | None) -> None:
     """Pool initializer: ignore Ctrl-C (the parent decides), die with the parent,
     make the solver once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the fork, see _submit
+    if hasattr(signal, "pthread_sigmask"):   # held back across the fork, see _sigint_blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="dobbm-watchdog").start()
     if tt_mb is not None:
         worker_solver(tt_mb)
@@ -134,7 +142,7 @@ def _sigint_blocked() -> Iterator[None]:
     """SIGINT held back in this thread (not ignored: it arrives when let through).
     A process forked meanwhile starts with it held back, until its initializer
     ignores it."""
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -175,8 +183,9 @@ def _kill_executor(ex: ProcessPoolExecutor) -> None:
 
 class WorkerPool:
     """``jobs`` worker processes (see :func:`resolve_jobs`), or this process when
-    ``jobs`` is 1; each worker makes a solver of ``tt_mb`` MiB at start
-    (``tt_mb=None``: none, :func:`worker_solver` makes it when first asked).
+    ``jobs`` is 1; each worker (this process, then) makes a solver of ``tt_mb``
+    MiB at start (``tt_mb=None``: none, :func:`worker_solver` makes it when
+    first asked).
 
     Use it as a context manager.  ``interrupted`` is set when Ctrl-C stopped a
     :meth:`run`; ``in_flight`` tasks per worker are queued at a time.
@@ -199,7 +208,10 @@ class WorkerPool:
 
     # -- life cycle ------------------------------------------------------------
     def __enter__(self) -> "WorkerPool":
-        if not self.in_process and self._executor is None:
+        if self.in_process:
+            if self.tt_mb is not None:   # this process is the worker
+                worker_solver(self.tt_mb)
+        elif self._executor is None:
             self._executor = ProcessPoolExecutor(self.jobs, mp_context=_fork_context(),
                                                  initializer=_init_worker, initargs=(os.getpid(), self.tt_mb))
         return self
@@ -281,8 +293,8 @@ class WorkerPool:
         return gen
 
     def _run_here(self, task: Callable[[T], R], items: Iterable[T]) -> Generator[tuple[T, R], None, None]:
-        # Ctrl-C raises KeyboardInterrupt while a task runs (the solver returns
-        # between positions), and is a flag while the caller holds a result
+        # Ctrl-C raises KeyboardInterrupt while a task runs (as soon as the task's
+        # code lets Python see it), and is a flag while the caller holds a result
         if self.interrupted:
             return
         try:

@@ -32,7 +32,7 @@ def _square(x: int) -> tuple[int, int]:
 
 
 def _pid_and_solver(_: object) -> tuple[int, int, int]:
-    s = worker_solver(4)
+    s = worker_solver()   # the one the worker made at start
     return os.getpid(), id(s), s.tt_mb
 
 
@@ -124,10 +124,10 @@ def test_work_in_flight_is_bounded(jobs):
 
 
 def test_in_process_when_one_job():
-    with WorkerPool(1) as pool:
+    with WorkerPool(1, tt_mb=5) as pool:
         assert pool.in_process
-        (_, (pid, _, _)), = pool.run(_pid_and_solver, [0])
-        assert pid == os.getpid()
+        (_, (pid, _, tt)), = pool.run(_pid_and_solver, [0])
+        assert pid == os.getpid() and tt == 5
         fut = pool.submit(_square, 5)
         assert fut.done() and pool.result(fut) == (5, 25)
     with WorkerPool(2) as pool:
@@ -142,8 +142,10 @@ def test_one_solver_per_worker_and_table_size():
     for pid in pids:   # each worker made its solver once
         assert len({sid for p, sid, _ in rows if p == pid}) == 1
     assert {tt for _, _, tt in rows} == {4}
-    assert worker_solver(4) is worker_solver(4)
-    assert worker_solver(8).tt_mb == 8 and worker_solver(4) is not worker_solver(8)
+    four = worker_solver(4)
+    assert worker_solver(4) is four and worker_solver() is four
+    eight = worker_solver(8)
+    assert eight.tt_mb == 8 and eight is not four and worker_solver() is eight
 
 
 def test_workers_ignore_sigint_and_the_parent_does_not():
