@@ -149,13 +149,17 @@ def test_one_solver_per_worker_and_table_size():
 
 
 def test_workers_ignore_sigint_and_the_parent_does_not():
-    before = signal.getsignal(signal.SIGINT)
-    with WorkerPool(2, tt_mb=None) as pool:
-        assert all(r for _, r in pool.run(_sigint_ignored, range(8)))
-    with WorkerPool(1, tt_mb=None) as pool:   # in process: Ctrl-C stays the caller's
-        assert not any(r for _, r in pool.run(_sigint_ignored, range(2)))
-    assert signal.getsignal(signal.SIGINT) is before
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    # from Python's own handler (another test may have left this process otherwise)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with WorkerPool(2, tt_mb=None) as pool:
+            assert all(r for _, r in pool.run(_sigint_ignored, range(8)))
+        with WorkerPool(1) as pool:   # in process: Ctrl-C stays the caller's
+            assert not any(r for _, r in pool.run(_sigint_ignored, range(2)))
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_nothing_runs_once_interrupted():
