@@ -211,8 +211,9 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
 @click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
               help="value: the declarer's points under best play; analyse: also the best card "
                    "and a best line.")
-@click.option("-j", "--jobs", type=click.IntRange(1), metavar="N",
-              help="Local worker processes.  [default: all cores]")
+@click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
+              help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "
+                   "[default: all cores]")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
