@@ -320,11 +320,16 @@ def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
         docs = list(yaml.load_all(text, Loader=_SAFE_LOADER))
     except RecursionError:
         raise HandFileError(path, None, "nested too deeply: not a hand file") from None
+    except UnicodeEncodeError:   # lone surrogates: bytes that were not UTF-8, escaped
+        raise HandFileError(path, None, "is not UTF-8 text") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
         raise HandFileError(path, None, f"{where}not valid YAML: {problem}") from None
+    except (ValueError, TypeError, AttributeError) as e:
+        # a scalar with an explicit or implied tag that does not convert: !!int 1x, 2001-13-01
+        raise HandFileError(path, None, f"not valid YAML: {e}") from None
     numbered = [(n, doc) for n, doc in enumerate(docs, 1) if doc is not None]
     if not numbered:
         raise HandFileError(path, None, "holds no deal")
@@ -351,6 +356,8 @@ def _read(path: str | Path) -> str:
         raise HandFileError(name, None, "is not UTF-8 text") from None
     except OSError as e:
         raise HandFileError(name, None, e.strerror or str(e)) from None
+    except ValueError:   # a NUL character: no file can have that name
+        raise HandFileError(name, None, "is not a file name (it holds a NUL character)") from None
 
 
 def load_specs(path: str | Path) -> list[HandSpec]:
@@ -363,13 +370,13 @@ def load_hand_file(path: str | Path) -> list[Deal]:
     return parse_deal_text(_read(path), str(path))
 
 
-def load_stream(stream: TextIO | None = None, path: str = "<stdin>") -> list[Deal]:
-    """The validated deals read from a text stream (standard input by default)."""
+def load_stream_specs(stream: TextIO | None = None, path: str = "<stdin>") -> list[HandSpec]:
+    """The specs read from a text stream (standard input by default; hands may be partial)."""
     try:
         text = (stream if stream is not None else sys.stdin).read()
     except UnicodeDecodeError:
         raise HandFileError(path, None, "is not UTF-8 text") from None
-    return parse_deal_text(text, path)
+    return parse_specs(text, path)
 
 
 # --------------------------------------------------------------------------
@@ -408,7 +415,7 @@ class _Dumper(yaml.SafeDumper):
     """Block style, except the seat list, which reads best on one line."""
 
 
-class _FlowList(list):  # type: ignore[type-arg]
+class _FlowList(list[str]):
     pass
 
 
