@@ -115,10 +115,10 @@ class Solver:
             raise SolveError(f"table size must be a whole number of MiB, 1 to {MAX_TT_MB}, not {tt_mb!r}")
         self.tt_mb = tt_mb
         self._core = _search.Core(tt_mb)
-        self._extra_cores: list = []      # more tables for study_discards(jobs > 1)
+        self._extra_cores: list[_search.Core] = []      # more tables for study_discards(jobs > 1)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, keep_table: bool = False, core=None) -> PlayState:
+    def _load(self, deal: Deal, keep_table: bool = False, core: _search.Core | None = None) -> PlayState:
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
         state = replay(deal, check=False)
@@ -223,7 +223,7 @@ class Solver:
         results.sort(key=lambda r: -r.declarer_points)
         return results
 
-    def _study_run(self, core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
+    def _study_run(self, core: _search.Core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
         """Solve each lay-away on ``core``; they share its table (its bounds hold for any bonus)."""
         out: list[DiscardResult] = []
         for discard in discards:
