@@ -167,6 +167,35 @@ def _member(seat: str, seats: tuple[str, ...], key: str) -> str:
     return seat
 
 
+def _tricks(raw_tricks: object) -> list[tuple[Card, ...]]:
+    tricks: list[tuple[Card, ...]] = []
+    if not isinstance(raw_tricks, list):
+        raise _Fail("tricks", f"must be a list of tricks, not {_describe(raw_tricks)}")
+    for n, t in enumerate(raw_tricks, 1):
+        try:
+            tricks.append(_cards(t, "tricks"))
+        except _Fail as e:
+            raise _Fail("tricks", f"trick {n}: {e.message}") from None
+    return tricks
+
+
+def _bids(raw_bids: object, seats: tuple[str, ...]) -> list[tuple[str, str]]:
+    bids: list[tuple[str, str]] = []
+    if not isinstance(raw_bids, list):
+        raise _Fail("bids", f"must be a list like [{{Bert: pass}}, {{Cora: dobbm}}], not {_describe(raw_bids)}")
+    for n, b in enumerate(raw_bids, 1):
+        if not isinstance(b, dict) or len(b) != 1:
+            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {b!r}")
+        ((who, bid),) = b.items()
+        try:
+            who = _member(_seat_name(who, "bids"), seats, "bids")
+            bid = _one_of(bid, "bids", BIDS)
+        except _Fail as e:
+            raise _Fail("bids", f"bid {n}: {e.message}") from None
+        bids.append((who, bid))
+    return bids
+
+
 def _parse(doc: object) -> HandSpec:
     if not isinstance(doc, dict):
         raise _Fail("document", f"must be a mapping of keys (seats, declarer, ...), not {_describe(doc)}")
@@ -212,34 +241,13 @@ def _parse(doc: object) -> HandSpec:
     contract = _one_of(d["contract"], "contract", CONTRACTS) if "contract" in d else None
     me = _member(_seat_name(d["me"], "me"), seats, "me") if "me" in d else None
 
-    tricks: list[tuple[Card, ...]] = []
-    raw_tricks = d.get("tricks", [])
-    if not isinstance(raw_tricks, list):
-        raise _Fail("tricks", f"must be a list of tricks, not {_describe(raw_tricks)}")
-    for n, t in enumerate(raw_tricks, 1):
-        try:
-            tricks.append(_cards(t, "tricks"))
-        except _Fail as e:
-            raise _Fail("tricks", f"trick {n}: {e.message}") from None
+    tricks = _tricks(d.get("tricks", []))
 
     doublings = d.get("doublings", 0)
     if not isinstance(doublings, int) or isinstance(doublings, bool) or doublings < 0:
         raise _Fail("doublings", f"must be a whole number 0 or more, not {doublings!r}")
 
-    bids: list[tuple[str, str]] = []
-    raw_bids = d.get("bids", [])
-    if not isinstance(raw_bids, list):
-        raise _Fail("bids", f"must be a list like [{{Bert: pass}}, {{Cora: dobbm}}], not {_describe(raw_bids)}")
-    for n, b in enumerate(raw_bids, 1):
-        if not isinstance(b, dict) or len(b) != 1:
-            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {b!r}")
-        ((who, bid),) = b.items()
-        try:
-            who = _member(_seat_name(who, "bids"), seats, "bids")
-            bid = _one_of(bid, "bids", BIDS)
-        except _Fail as e:
-            raise _Fail("bids", f"bid {n}: {e.message}") from None
-        bids.append((who, bid))
+    bids = _bids(d.get("bids", []), seats)
 
     must = d.get("must")
     if must is not None and not isinstance(must, bool):
