@@ -38,17 +38,21 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+def _clean(e: DobbmError | DobbmRuntimeError) -> click.ClickException:
+    """Bad input (:class:`DobbmError`): one line and exit code 2; a failure that is not
+    the input's fault (:class:`DobbmRuntimeError`): one line and exit code 1."""
+    return BadInput(str(e)) if isinstance(e, DobbmError) else click.ClickException(str(e))
+
+
 def _guard(fn: Callable[[], T]) -> T:
-    """Run library code: bad input (:class:`DobbmError`) becomes one line and exit code 2,
-    a failure that is not the input's fault (:class:`DobbmRuntimeError`) one line and
-    exit code 1.  Any other exception is a bug and keeps its traceback.
+    """Run library code; its errors become one clean line (see :func:`_clean`).
+
+    Any other exception, a ``ValueError`` too, is a bug and keeps its traceback.
     """
     try:
         return fn()
-    except DobbmError as e:
-        raise BadInput(str(e)) from None
-    except DobbmRuntimeError as e:
-        raise click.ClickException(str(e)) from None
+    except (DobbmError, DobbmRuntimeError) as e:
+        raise _clean(e) from None
 
 
 def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
@@ -85,11 +89,14 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
 
 
 class _Group(click.Group):
-    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole)."""
+    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
+    A library error raised outside a :func:`_guard` is still one clean line."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except (DobbmError, DobbmRuntimeError) as e:
+            raise _clean(e) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             ctx.exit(130)

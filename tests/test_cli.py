@@ -496,6 +496,12 @@ def test_bad_input_from_the_library_is_exit_2(monkeypatch):
     assert one_error(run("score", str(HANDS / "finished.yaml"))) == "Error: tricks: not a finished hand"
 
 
+def test_bad_input_found_while_printing_is_exit_2(monkeypatch):
+    """Raised outside the guarded library calls, a DobbmError is still one clean line."""
+    monkeypatch.setattr(cli, "check_dict", _raising(DobbmError("segment 'Me': a keyword")))
+    assert one_error(run("check", "--json", str(HANDS / "example.yaml"))) == "Error: segment 'Me': a keyword"
+
+
 def test_runtime_failure_is_one_line_and_exit_1(monkeypatch):
     monkeypatch.setattr(Solver, "solve_best", _raising(DobbmRuntimeError("a worker died")))
     r = run("solve", str(HANDS / "midplay.yaml"))
