@@ -8,7 +8,7 @@ import pytest
 
 from dobbm_solver.deal import replay
 from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.solver import Analysis, BestPlay, Solver, SolveError
+from dobbm_solver.solver import Analysis, BestPlay, SolveError, Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"
 STUDIES = load_hand_file(HANDS / "discard_study.yaml") + load_hand_file(HANDS / "benchmark_discard.yaml")[:2]
