@@ -31,7 +31,7 @@ from reference import (
 
 from dobbm_solver.cards import card_name
 from dobbm_solver.rules import outcome, units
-from dobbm_solver.solver import Solver
+from dobbm_solver.solver import MAX_TT_MB, SolveError, Solver
 
 N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130
@@ -192,6 +192,12 @@ def test_tiny_table_and_other_order_give_the_same_values(cases):
         if v != c.value or got != c.values:
             bad.append((c, f"tt_mb=1: value {v}, cards {names(got)}"))
     assert not bad, _report(bad)
+
+
+@pytest.mark.parametrize("tt_mb", [0, -1, MAX_TT_MB + 1, 10 ** 20, 1.5, "64"])
+def test_table_size_out_of_range(tt_mb):
+    with pytest.raises(SolveError):
+        Solver(tt_mb)
 
 
 def test_fresh_solver_for_each_deal(cases):
