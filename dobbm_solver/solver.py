@@ -158,8 +158,6 @@ class Solver:
         return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
                         deal.doublings, cards, line)
 
-    analyse = analyze   # removed when study is merged
-
     def solve_best(self, deal: Deal, *, analyze: bool, jobs: int | None = None) -> BestPlay:
         """Solve a deal as it will be played: a Dobbm with no lay-away yet is studied first
         (:meth:`study_discards` with ``jobs``) and its best lay-away played.

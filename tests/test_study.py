@@ -283,7 +283,7 @@ def test_analyse_mode(tmp_path):
     for row, name in zip(sorted(rows, key=lambda x: x["id"]), ("example.yaml", "midplay.yaml")):
         assert tuple(row) == ANALYSE_COLUMNS and row["mode"] == "analyse"
         (deal,) = load_hand_file(HANDS / name)
-        an = solver.analyse(deal)
+        an = solver.analyze(deal)
         assert row["declarer_points"] == an.declarer_points
         assert row["to_move"] == an.to_move
         assert row["line"].split() == [set_names([c])[0] for c in an.line]

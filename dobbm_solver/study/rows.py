@@ -51,15 +51,6 @@ def starting_trumps(deal: Deal) -> int:
     return popcount(held & BB_TRUMPS)
 
 
-def _analyse_fields(solver: Solver, deal: Deal) -> tuple[int, int, dict[str, Any]]:
-    """The points, the nodes and the extra fields of an ``analyse`` row."""
-    an = solver.analyse(deal)
-    extra = {"to_move": an.to_move or "",
-             "best_card": card_name(an.line[0]) if an.line else "",
-             "line": " ".join(card_name(c) for c in an.line)}
-    return an.declarer_points, an.nodes, extra
-
-
 def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str, Any]:
     """The result row of one deal (keys :data:`VALUE_COLUMNS` or :data:`ANALYSE_COLUMNS`)."""
     check_mode(mode)
@@ -68,35 +59,24 @@ def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str,
         deal = parse_deal_line(item.line)
     except DobbmError as e:
         raise StudyError(f"{item.id}: {e}") from None
-    studied = deal.needs_discard
-    nodes = 0
-    if studied:
-        ranked = solver.study_discards(deal, jobs=1)   # the batch is parallel over deals
-        nodes = sum(r.nodes for r in ranked)
-        deal = deal.with_discard(ranked[0].cards)
+    # a lay-away study runs in this worker alone: the batch is parallel over deals
+    best = solver.solve_best(deal, analyze=mode == "analyse", jobs=1)
+    deal, points = best.deal, best.value.declarer_points
     row: dict[str, Any] = {
         "id": item.id, "hash": item.hash, "mode": mode, "deal": item.line,
         "declarer": deal.declarer, "contract": deal.contract, "doublings": deal.doublings,
         "trumps": starting_trumps(deal),
         "discard": " ".join(set_names(deal.discard)) if deal.discard is not None else "",
-        "studied": studied,
-    }
-    extra: dict[str, Any] = {}
-    if mode == "analyse":
-        points, spent, extra = _analyse_fields(solver, deal)
-        nodes += spent
-    elif studied:   # the best lay-away's value is known from the study
-        points = ranked[0].declarer_points
-    else:
-        sol = solver.solve(deal)
-        points = sol.declarer_points
-        nodes += sol.nodes
-    row.update({
+        "studied": best.studied is not None,
         "declarer_points": points, "defender_points": TOTAL_POINTS - points,
         "outcome": outcome(points).value, "units": units(points, deal.contract, deal.doublings),
-    })
-    row.update(extra)
-    row["nodes"] = nodes
+    }
+    if mode == "analyse":
+        line = best.analysis.line
+        row.update({"to_move": best.analysis.to_move or "",
+                    "best_card": card_name(line[0]) if line else "",
+                    "line": " ".join(card_name(c) for c in line)})
+    row["nodes"] = best.nodes
     row["seconds"] = round(time.perf_counter() - t0, 4)
     return row
 
