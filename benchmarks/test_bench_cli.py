@@ -6,7 +6,7 @@ The 200-deal file is built once per session in a temporary directory from
 ``hands/benchmark.yaml`` (120 deals at the opening lead), as positions a user
 would paste in after a few tricks of a real (here: best) game:
 
-* each of the 120 deals is analysed with the library (``Solver.analyse``, the
+* each of the 120 deals is analysed with the library (``Solver.analyze``, the
   session's 64 MiB solver) for its best line from the opening lead;
 * deal ``i`` (0-based) is taken after ``2 + i % 3`` tricks of that line (40 deals
   each after 2, 3 and 4 tricks), and deals 0..79 once more after
@@ -31,7 +31,7 @@ deal (tens of seconds), outside every timed round.
   included, as a user sees it.  Rounds: ``DOBBM_BENCH_CLI_ROUNDS``.
 
 Per-deal figures go into ``extra_info``: from an untimed pre-pass that does the
-CLI's per-deal work (``report.solve_deal`` + ``analysis_dict`` + ``json.dumps``
+CLI's per-deal work (``Solver.solve_best`` + ``report.solve_dict`` + ``json.dumps``
 with one fresh solver, as one ``dobbm solve`` run does) timing each deal, and
 from the timed rounds (round time / 200).  ``cpu_*`` figures are the CPU time
 of each round (this process, or the child process): on a busy machine they are
@@ -57,7 +57,7 @@ from dobbm_solver.cards import trick_winner
 from dobbm_solver.cli import main
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
-from dobbm_solver.report import analysis_dict, solve_deal
+from dobbm_solver.report import solve_dict
 from dobbm_solver.solver import DEFAULT_TT_MB, Solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +97,7 @@ def _after_tricks(deal, line, k: int) -> Deal:
 def file_200(tmp_path_factory, solver, bench_deals):
     """The 200-deal file (see the module doc), its deals and the tricks done in each."""
     t0 = time.perf_counter()
-    lines = [solver.analyse(deal).line for deal in bench_deals]
+    lines = [solver.analyze(deal).line for deal in bench_deals]
     picks = [(i, 2 + i % 3) for i in range(len(bench_deals))]
     picks += [(i, 2 + (i + 1) % 3) for i in range(N_DEALS - len(bench_deals))]
     deals = [_after_tricks(bench_deals[i], lines[i], k) for i, k in picks]
@@ -126,11 +126,11 @@ def _prepass(deals, done) -> tuple[dict, list[str]]:
     ms, nodes, out = [], [], []
     for deal in deals:
         t0 = time.perf_counter()
-        played, an, studied = solve_deal(solver, deal)
-        line = json.dumps(analysis_dict(played, an))
+        best = solver.solve_best(deal, analyze=True)
+        line = json.dumps(solve_dict(best))
         ms.append(1000 * (time.perf_counter() - t0))
-        assert studied is None
-        nodes.append(an.nodes)
+        assert best.studied is None
+        nodes.append(best.analysis.nodes)
         out.append(line)
     info = {
         "per_deal_ms_median": round(statistics.median(ms), 3),

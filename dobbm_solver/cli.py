@@ -4,23 +4,31 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import click
 
 from . import __version__
 from .deal import Deal
-from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, load_specs, parse_specs, spec_to_deal
+from .errors import DobbmError, DobbmRuntimeError
+from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
 from .notation import format_deal_line, parse_spec_line
-from .report import analysis_dict, analysis_text, discards_dict, discards_text, solve_deal
-from .scoring import score_dict, score_hand, score_text
-from .solver import DEFAULT_TT_MB, Solver
-
-if TYPE_CHECKING:   # the analyzer is imported when one of its commands runs
-    from .analyzer import Advice
+from .report import (
+    advice_dict,
+    advice_partial,
+    advice_text,
+    check_dict,
+    check_text,
+    score_dict,
+    score_text,
+    solve_dict,
+    solve_text,
+)
+from .scoring import score_hand
+from .solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -30,12 +38,21 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+def _clean(e: DobbmError | DobbmRuntimeError) -> click.ClickException:
+    """Bad input (:class:`DobbmError`): one line and exit code 2; a failure that is not
+    the input's fault (:class:`DobbmRuntimeError`): one line and exit code 1."""
+    return BadInput(str(e)) if isinstance(e, DobbmError) else click.ClickException(str(e))
+
+
 def _guard(fn: Callable[[], T]) -> T:
-    """Run library code; its errors (all ValueError) become one clean line."""
+    """Run library code; its errors become one clean line (see :func:`_clean`).
+
+    Any other exception, a ``ValueError`` too, is a bug and keeps its traceback.
+    """
     try:
         return fn()
-    except ValueError as e:
-        raise BadInput(str(e)) from None
+    except (DobbmError, DobbmRuntimeError) as e:
+        raise _clean(e) from None
 
 
 def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
@@ -47,8 +64,7 @@ def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, Ha
     if source is None:
         raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
     if source == "-":
-        text = _guard(lambda: _stdin_text())
-        specs = _guard(lambda: parse_specs(text, "<stdin>"))
+        specs = _guard(lambda: load_stream_specs(sys.stdin, "<stdin>"))
         name = "<stdin>"
     else:
         specs = _guard(lambda: load_specs(source))
@@ -56,13 +72,6 @@ def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, Ha
     if len(specs) == 1:
         return [(name, specs[0])]
     return [(f"{name}[{s.doc}]", s) for s in specs]
-
-
-def _stdin_text() -> str:
-    try:
-        return sys.stdin.read()
-    except UnicodeDecodeError:
-        raise ValueError("<stdin>: is not UTF-8 text") from None
 
 
 def _read_deals(source: str | None, deal_line: str | None,
@@ -76,15 +85,18 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     """A progress bar on stderr for several items, silent when stderr is no terminal."""
     if quiet or len(items) < 2 or not sys.stderr.isatty():
         return items
-    return click.progressbar(items, label=label, file=sys.stderr)  # type: ignore[return-value]
+    return click.progressbar(items, label=label, file=sys.stderr)
 
 
 class _Group(click.Group):
-    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole)."""
+    """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
+    A library error raised outside a :func:`_guard` is still one clean line."""
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except (DobbmError, DobbmRuntimeError) as e:
+            raise _clean(e) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             ctx.exit(130)
@@ -120,7 +132,7 @@ def main() -> None:
 @click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
 @click.option("--all", "show_all", is_flag=True, help="Discard study: show every lay-away, not the top 10.")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=DEFAULT_TT_MB, show_default=True,
+@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int, quiet: bool) -> None:
@@ -138,19 +150,14 @@ def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool
         raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     first = True
     for title, deal in _progress(deals, quiet, "solving"):
-        played, an, studied = _guard(lambda: solve_deal(solver, deal))
+        best = _guard(lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            obj = analysis_dict(played, an)
-            if studied is not None:
-                obj["discards"] = discards_dict(studied)
-            click.echo(json.dumps(obj))
+            click.echo(json.dumps(solve_dict(best)))
         else:
             if not first:
                 click.echo()
             first = False
-            click.echo(analysis_text(played, an, title))
-            if studied is not None:
-                click.echo(discards_text(studied, None if show_all else 10))
+            click.echo(solve_text(best, title, None if show_all else 10))
 
 
 @main.command(context_settings=CONTEXT)
@@ -166,16 +173,14 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     """
     deals = _read_deals(file, deal_line)
     for n, (title, deal) in enumerate(deals):
-        line = format_deal_line(deal)
         if as_json:
-            click.echo(json.dumps({**deal_to_dict(deal), "deal": line}))
+            click.echo(json.dumps(check_dict(deal)))
         elif line_only:
-            click.echo(line)
+            click.echo(format_deal_line(deal))
         else:
             if n:
                 click.echo("---")
-            click.echo(f"# {title}: ok\n# {line}")
-            click.echo(dump_deal_yaml(deal).rstrip("\n"))
+            click.echo(check_text(deal, title))
 
 
 @main.command(context_settings=CONTEXT)
@@ -211,8 +216,9 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
 @click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
               help="value: the declarer's points under best play; analyse: also the best card "
                    "and a best line.")
-@click.option("-j", "--jobs", type=click.IntRange(1), metavar="N",
-              help="Local worker processes.  [default: all cores]")
+@click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
+              help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "
+                   "[default: all cores]")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
@@ -220,7 +226,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
               help="Solve at most N deals not yet in FILE, then stop.")
 @click.option("--skip-invalid", is_flag=True,
               help="Leave out files and deals that do not load (a warning each) instead of stopping.")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=DEFAULT_TT_MB, show_default=True,
+@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB, per worker.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, scheduler: str | None,
@@ -236,28 +242,28 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
     """
     import contextlib
 
-    from .study import StudyInterrupted, StudyRunError, collect_deals, output_format, run_study
+    from .study import StudyInterrupted, collect_deals, output_format, run_study
 
     def warn(e: ValueError) -> None:
         click.echo(f"Warning: skipped: {e}", err=True)
 
-    def collect() -> list:
+    def collect() -> list[Any]:
         try:
             return collect_deals(paths, on_invalid=warn if skip_invalid else None)
-        except ValueError as e:
-            if skip_invalid or not hasattr(e, "path"):   # not a hand file's content
+        except HandFileError as e:   # a hand file's content, not a path that is not there
+            if skip_invalid:
                 raise
             raise BadInput(f"{e} (--skip-invalid leaves such deals out)") from None
 
     with contextlib.ExitStack() as stack:
-        bars: list = []
+        bars: list[Any] = []
 
-        def start(summary) -> None:  # type: ignore[no-untyped-def]
+        def start(summary: Any) -> None:
             if not quiet and summary.todo >= 2 and sys.stderr.isatty():
                 bars.append(stack.enter_context(
                     click.progressbar(length=summary.todo, label="solving", file=sys.stderr)))
 
-        def advance(rows: list) -> None:
+        def advance(rows: list[Any]) -> None:
             if bars:
                 bars[0].update(len(rows))
 
@@ -275,33 +281,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
             stack.close()
             click.echo("\ninterrupted: nothing written", err=True)
             sys.exit(130)
-        except StudyRunError as e:
-            stack.close()
-            raise click.ClickException(str(e)) from None
     if not quiet:
         click.echo(summary.text(), err=True)
-
-
-def _advice_text(advice: Advice, title: str) -> str:
-    """A small table: option, expected units, win %, expected points, error."""
-    opts = advice.options
-    width = max(8, *(len(_option_name(o.option)) for o in opts))
-    rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
-            f"{advice.samples} samples, seed {advice.seed}",
-            f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
-            "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
-    for o in opts:
-        win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
-        pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
-        err = "-" if o.stderr is None else f"{o.stderr:.2f}"
-        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
-                    f"{err:>7}  {o.samples:>7}")
-    rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
-    return "\n".join(rows)
-
-
-def _option_name(option: object) -> str:
-    return " ".join(option) if isinstance(option, (tuple, list)) else str(option)
 
 
 def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
@@ -332,26 +313,22 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         finally:
             if bar is not None:
                 bar.__exit__(None, None, None)
-        partial = advice.info.get("stopped") == "interrupted"
+        partial = advice_partial(advice)
         if partial:
             title += " [PARTIAL: interrupted]"
         if as_json:
-            click.echo(json.dumps({**advice.to_json(), "partial": partial}))
+            click.echo(json.dumps(advice_dict(advice)))
         else:
             if n:
                 click.echo()
-            shown = advice if limit is None or len(advice.options) <= limit else \
-                replace(advice, options=advice.options[:limit])
-            click.echo(_advice_text(shown, title))
-            if shown is not advice:
-                click.echo(f"  ({len(advice.options) - limit} more lay-aways: --all shows every one)")
+            click.echo(advice_text(advice, title, limit))
         if partial:
             click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
                        err=True)
             sys.exit(130)
 
 
-def _analyzer_options(fn):
+def _analyzer_options(fn: F) -> F:
     fn = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")(fn)
     fn = click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")(fn)
     fn = click.option("--jobs", "-j", type=click.IntRange(0, 256), default=None,
@@ -369,7 +346,8 @@ def _analyzer_options(fn):
 
 @main.command(context_settings=CONTEXT)
 @_analyzer_options
-def bid(file, deal_line, samples, seed, jobs, as_json, quiet) -> None:
+def bid(file: str | None, deal_line: str | None, samples: int | None, seed: int | None, jobs: int | None,
+        as_json: bool, quiet: bool) -> None:
     """Pass, Dobbm or Solo? For `me` holding 8 cards before the bidding reaches them.
 
     The unseen cards are sampled consistent with the bids said so far (README: bidding
@@ -382,7 +360,8 @@ def bid(file, deal_line, samples, seed, jobs, as_json, quiet) -> None:
 @main.command(context_settings=CONTEXT)
 @_analyzer_options
 @click.option("--all", "show_all", is_flag=True, help="Show every lay-away, not the top 10.")
-def discard(file, deal_line, samples, seed, jobs, as_json, quiet, show_all) -> None:
+def discard(file: str | None, deal_line: str | None, samples: int | None, seed: int | None, jobs: int | None,
+            as_json: bool, quiet: bool, show_all: bool) -> None:
     """Which four cards to lay away? `me` declared Dobbm, holds the 8 dealt cards, `dobb` known.
 
     Every legal lay-away (Sau rule) is ranked by expected units on shared samples, the
@@ -393,7 +372,8 @@ def discard(file, deal_line, samples, seed, jobs, as_json, quiet, show_all) -> N
 
 @main.command(context_settings=CONTEXT)
 @_analyzer_options
-def double(file, deal_line, samples, seed, jobs, as_json, quiet) -> None:
+def double(file: str | None, deal_line: str | None, samples: int | None, seed: int | None, jobs: int | None,
+           as_json: bool, quiet: bool) -> None:
     """Double (Schwacher) or play on? Retour or play on?
 
     As a defender after the declarer says "I lie", or as the declarer facing a Schwacher

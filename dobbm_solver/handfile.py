@@ -167,6 +167,35 @@ def _member(seat: str, seats: tuple[str, ...], key: str) -> str:
     return seat
 
 
+def _tricks(raw_tricks: object) -> list[tuple[Card, ...]]:
+    tricks: list[tuple[Card, ...]] = []
+    if not isinstance(raw_tricks, list):
+        raise _Fail("tricks", f"must be a list of tricks, not {_describe(raw_tricks)}")
+    for n, t in enumerate(raw_tricks, 1):
+        try:
+            tricks.append(_cards(t, "tricks"))
+        except _Fail as e:
+            raise _Fail("tricks", f"trick {n}: {e.message}") from None
+    return tricks
+
+
+def _bids(raw_bids: object, seats: tuple[str, ...]) -> list[tuple[str, str]]:
+    bids: list[tuple[str, str]] = []
+    if not isinstance(raw_bids, list):
+        raise _Fail("bids", f"must be a list like [{{Bert: pass}}, {{Cora: dobbm}}], not {_describe(raw_bids)}")
+    for n, b in enumerate(raw_bids, 1):
+        if not isinstance(b, dict) or len(b) != 1:
+            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {b!r}")
+        ((who, bid),) = b.items()
+        try:
+            who = _member(_seat_name(who, "bids"), seats, "bids")
+            bid = _one_of(bid, "bids", BIDS)
+        except _Fail as e:
+            raise _Fail("bids", f"bid {n}: {e.message}") from None
+        bids.append((who, bid))
+    return bids
+
+
 def _parse(doc: object) -> HandSpec:
     if not isinstance(doc, dict):
         raise _Fail("document", f"must be a mapping of keys (seats, declarer, ...), not {_describe(doc)}")
@@ -212,34 +241,13 @@ def _parse(doc: object) -> HandSpec:
     contract = _one_of(d["contract"], "contract", CONTRACTS) if "contract" in d else None
     me = _member(_seat_name(d["me"], "me"), seats, "me") if "me" in d else None
 
-    tricks: list[tuple[Card, ...]] = []
-    raw_tricks = d.get("tricks", [])
-    if not isinstance(raw_tricks, list):
-        raise _Fail("tricks", f"must be a list of tricks, not {_describe(raw_tricks)}")
-    for n, t in enumerate(raw_tricks, 1):
-        try:
-            tricks.append(_cards(t, "tricks"))
-        except _Fail as e:
-            raise _Fail("tricks", f"trick {n}: {e.message}") from None
+    tricks = _tricks(d.get("tricks", []))
 
     doublings = d.get("doublings", 0)
     if not isinstance(doublings, int) or isinstance(doublings, bool) or doublings < 0:
         raise _Fail("doublings", f"must be a whole number 0 or more, not {doublings!r}")
 
-    bids: list[tuple[str, str]] = []
-    raw_bids = d.get("bids", [])
-    if not isinstance(raw_bids, list):
-        raise _Fail("bids", f"must be a list like [{{Bert: pass}}, {{Cora: dobbm}}], not {_describe(raw_bids)}")
-    for n, b in enumerate(raw_bids, 1):
-        if not isinstance(b, dict) or len(b) != 1:
-            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {b!r}")
-        ((who, bid),) = b.items()
-        try:
-            who = _member(_seat_name(who, "bids"), seats, "bids")
-            bid = _one_of(bid, "bids", BIDS)
-        except _Fail as e:
-            raise _Fail("bids", f"bid {n}: {e.message}") from None
-        bids.append((who, bid))
+    bids = _bids(d.get("bids", []), seats)
 
     must = d.get("must")
     if must is not None and not isinstance(must, bool):
@@ -320,11 +328,16 @@ def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
         docs = list(yaml.load_all(text, Loader=_SAFE_LOADER))
     except RecursionError:
         raise HandFileError(path, None, "nested too deeply: not a hand file") from None
+    except UnicodeEncodeError:   # lone surrogates: bytes that were not UTF-8, escaped
+        raise HandFileError(path, None, "is not UTF-8 text") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
         raise HandFileError(path, None, f"{where}not valid YAML: {problem}") from None
+    except (ValueError, TypeError, AttributeError) as e:
+        # a scalar with an explicit or implied tag that does not convert: !!int 1x, 2001-13-01
+        raise HandFileError(path, None, f"not valid YAML: {e}") from None
     numbered = [(n, doc) for n, doc in enumerate(docs, 1) if doc is not None]
     if not numbered:
         raise HandFileError(path, None, "holds no deal")
@@ -351,6 +364,8 @@ def _read(path: str | Path) -> str:
         raise HandFileError(name, None, "is not UTF-8 text") from None
     except OSError as e:
         raise HandFileError(name, None, e.strerror or str(e)) from None
+    except ValueError:   # a NUL character: no file can have that name
+        raise HandFileError(name, None, "is not a file name (it holds a NUL character)") from None
 
 
 def load_specs(path: str | Path) -> list[HandSpec]:
@@ -363,13 +378,13 @@ def load_hand_file(path: str | Path) -> list[Deal]:
     return parse_deal_text(_read(path), str(path))
 
 
-def load_stream(stream: TextIO | None = None, path: str = "<stdin>") -> list[Deal]:
-    """The validated deals read from a text stream (standard input by default)."""
+def load_stream_specs(stream: TextIO | None = None, path: str = "<stdin>") -> list[HandSpec]:
+    """The specs read from a text stream (standard input by default; hands may be partial)."""
     try:
         text = (stream if stream is not None else sys.stdin).read()
     except UnicodeDecodeError:
         raise HandFileError(path, None, "is not UTF-8 text") from None
-    return parse_deal_text(text, path)
+    return parse_specs(text, path)
 
 
 # --------------------------------------------------------------------------
@@ -408,7 +423,7 @@ class _Dumper(yaml.SafeDumper):
     """Block style, except the seat list, which reads best on one line."""
 
 
-class _FlowList(list):  # type: ignore[type-arg]
+class _FlowList(list[str]):
     pass
 
 

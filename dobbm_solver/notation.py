@@ -140,9 +140,12 @@ def _keyword_value(kw: str, value: str) -> Any:
     if kw == "tricks":
         return [t.strip() for t in value.split(",")] if value not in ("", "-") else []
     if kw == "doublings":
-        if not value.isdigit():
-            raise NotationError(kw, f"must be a whole number 0 or more, not {value!r}")
-        return int(value)
+        if value.isdecimal():   # not isdigit(): "²" is a digit but no number
+            try:
+                return int(value)
+            except ValueError:   # more digits than Python turns into a number
+                pass
+        raise NotationError(kw, f"must be a whole number 0 or more, not {value!r}")
     if kw == "must":
         flag = {"yes": True, "true": True, "no": False, "false": False}.get(value.lower())
         if flag is None:

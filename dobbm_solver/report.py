@@ -1,14 +1,37 @@
-"""Results as plain data and as text: what ``dobbm solve`` prints (no click here)."""
+"""Results as plain data (for JSON) and as text: everything the ``dobbm`` commands print.
+
+No click here: ``cli.py`` reads the options and echoes what these functions return.
+
+* ``solve``: :func:`solve_dict`, :func:`solve_text` (a :class:`~dobbm_solver.solver.BestPlay`);
+* ``check``: :func:`check_dict`, :func:`check_text`;
+* ``score``: :func:`score_dict`, :func:`score_text`;
+* ``bid``, ``discard``, ``double``: :func:`advice_dict`, :func:`advice_text`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .cards import Card, card_name, display_key, set_names, trick_winner
 from .deal import Deal, replay, trick_seats
+from .handfile import deal_to_dict, dump_deal_yaml
 from .notation import format_deal_line
-from .scoring import heading
-from .solver import Analysis, DiscardResult, Solver
+from .scoring import Score
+from .solver import Analysis, BestPlay, DiscardResult
+
+if TYPE_CHECKING:   # the analyzer is imported only when one of its commands runs
+    from .analyzer import Advice
+
+
+def heading(deal: Deal, title: str) -> str:
+    """The first line of a report on a deal: ``TITLE: Dobbm by Anna, 1 doubling``."""
+    kind = "Dobbm" if deal.contract == "dobbm" else "Solo"
+    d = deal.doublings
+    return f"{title}: {kind} by {deal.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
+
+
+# --------------------------------------------------------------------------
+# dobbm solve
 
 
 def line_tricks(deal: Deal, line: tuple[Card, ...]) -> list[tuple[str, list[Card], str]]:
@@ -45,7 +68,7 @@ def analysis_dict(deal: Deal, an: Analysis) -> dict[str, Any]:
     }
 
 
-def discards_dict(results: list[DiscardResult]) -> list[dict[str, Any]]:
+def discards_dict(results: Sequence[DiscardResult]) -> list[dict[str, Any]]:
     return [{"cards": set_names(r.cards), "declarer_points": r.declarer_points} for r in results]
 
 
@@ -81,7 +104,7 @@ def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
     return "\n".join(lines)
 
 
-def discards_text(results: list[DiscardResult], limit: int | None = 10) -> str:
+def discards_text(results: Sequence[DiscardResult], limit: int | None = 10) -> str:
     shown = results if limit is None else results[:limit]
     out = [f"  lay-aways, best first ({len(results)} legal"
            + (f", top {len(shown)} shown" if len(shown) < len(results) else "") + "):"]
@@ -90,10 +113,112 @@ def discards_text(results: list[DiscardResult], limit: int | None = 10) -> str:
     return "\n".join(out)
 
 
-def solve_deal(solver: Solver, deal: Deal) -> tuple[Deal, Analysis, list[DiscardResult] | None]:
-    """Analyse a deal; a Dobbm with no lay-away is studied first and its best lay-away analysed."""
-    studied = None
-    if deal.needs_discard:
-        studied = solver.study_discards(deal)
-        deal = deal.with_discard(studied[0].cards)
-    return deal, solver.analyse(deal), studied
+def solve_dict(best: BestPlay) -> dict[str, Any]:
+    """The JSON object of one deal solved (``dobbm solve --json``), with its lay-aways if studied."""
+    obj = analysis_dict(best.deal, best.analysis)
+    if best.studied is not None:
+        obj["discards"] = discards_dict(best.studied)
+    return obj
+
+
+def solve_text(best: BestPlay, title: str, limit: int | None = 10) -> str:
+    """The report of one deal solved (``dobbm solve``): the best ``limit`` lay-aways if studied."""
+    text = analysis_text(best.deal, best.analysis, title)
+    if best.studied is not None:
+        text += "\n" + discards_text(best.studied, limit)
+    return text
+
+
+# --------------------------------------------------------------------------
+# dobbm check
+
+
+def check_dict(deal: Deal) -> dict[str, Any]:
+    """The YAML form of a deal and its one-line notation (``dobbm check --json``)."""
+    return {**deal_to_dict(deal), "deal": format_deal_line(deal)}
+
+
+def check_text(deal: Deal, title: str) -> str:
+    """A deal checked: a comment with its notation, then its normalised YAML document."""
+    return f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
+
+
+# --------------------------------------------------------------------------
+# dobbm score
+
+
+def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[str, Any]:
+    """The JSON object of a scored hand; ``money`` too when a match costs ``match_cost``."""
+    pay = sc.payments(deal.active_seats)
+    obj: dict[str, Any] = {
+        "declarer": sc.declarer,
+        "contract": sc.contract,
+        "doublings": sc.doublings,
+        "declarer_points": sc.declarer_points,
+        "defender_points": sc.defender_points,
+        "declarer_tricks": sc.declarer_tricks,
+        "outcome": sc.outcome.value if sc.outcome else "void",
+        "units": sc.units,
+        "payments": pay,
+        "revokes": [{"trick": r.trick, "seat": r.seat, "card": card_name(r.card),
+                     "could_play": set_names(r.legal)} for r in sc.revokes],
+    }
+    if match_cost is not None:
+        obj["money"] = {s: round(u * match_cost / 12, 2) for s, u in pay.items()}
+    return obj
+
+
+def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None) -> str:
+    """A scored hand: points, outcome, revokes, and every seat's payment."""
+    obj = score_dict(deal, sc, match_cost)
+    lines = [heading(deal, title)]
+    lines.append(f"  {sc.declarer} {sc.declarer_points} points ({sc.declarer_tricks} tricks), "
+                 f"defenders {sc.defender_points}: " + (obj["outcome"] if not sc.void else "void by revoke"))
+    for r in sc.revokes:
+        lines.append(f"  revoke: trick {r.trick}, {r.seat} played {card_name(r.card)} "
+                     f"(could play {' '.join(set_names(r.legal))})")
+    for seat, u in obj["payments"].items():
+        money = f"  ({obj['money'][seat]:+.2f})" if match_cost is not None else ""
+        lines.append(f"  {seat:>8} {u:+d} units{money}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# dobbm bid, discard, double
+
+
+def advice_partial(advice: Advice) -> bool:
+    """True when Ctrl-C stopped the sampling: the estimates rest on the samples solved so far."""
+    return bool(advice.info.get("stopped") == "interrupted")
+
+
+def advice_dict(advice: Advice) -> dict[str, Any]:
+    """The JSON object of an advice, with ``partial`` (see :func:`advice_partial`)."""
+    return {**advice.to_json(), "partial": advice_partial(advice)}
+
+
+def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
+    """A small table: option, expected units, win %, expected points, error.
+
+    With ``limit``, only the first ``limit`` options and a line saying how many more.
+    """
+    opts = advice.options if limit is None else advice.options[:limit]
+    width = max(8, *(len(_option_name(o.option)) for o in opts))
+    rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
+            f"{advice.samples} samples, seed {advice.seed}",
+            f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
+            "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
+    for o in opts:
+        win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
+        pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
+        err = "-" if o.stderr is None else f"{o.stderr:.2f}"
+        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
+                    f"{err:>7}  {o.samples:>7}")
+    rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
+    if len(opts) < len(advice.options):
+        rows.append(f"  ({len(advice.options) - len(opts)} more lay-aways: --all shows every one)")
+    return "\n".join(rows)
+
+
+def _option_name(option: object) -> str:
+    return " ".join(option) if isinstance(option, (tuple, list)) else str(option)

@@ -1,11 +1,13 @@
-"""Scoring a hand as it was played: points, outcome, payment, revokes (``dobbm score``)."""
+"""Scoring a hand as it was played: points, outcome, payment, revokes (``dobbm score``).
+
+The JSON and text forms of a :class:`Score` are in :mod:`dobbm_solver.report`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from .cards import HAND_SIZE, card_name, set_names
+from .cards import HAND_SIZE
 from .deal import Deal, Revoke, final_points, find_revokes, replay
 from .errors import DobbmError
 from .rules import Outcome, outcome, revoke_units, units
@@ -66,44 +68,3 @@ def score_hand(deal: Deal) -> Score:
     state = replay(deal, check=False)
     return Score(deal.declarer, deal.contract, deal.doublings, final_points(deal, state),
                  state.declarer_tricks, tuple(find_revokes(deal)))
-
-
-def heading(deal: Deal, title: str) -> str:
-    """The first line of a report on a deal: ``TITLE: Dobbm by Anna, 1 doubling``."""
-    kind = "Dobbm" if deal.contract == "dobbm" else "Solo"
-    d = deal.doublings
-    return f"{title}: {kind} by {deal.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
-
-
-def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[str, Any]:
-    pay = sc.payments(deal.active_seats)
-    obj: dict[str, Any] = {
-        "declarer": sc.declarer,
-        "contract": sc.contract,
-        "doublings": sc.doublings,
-        "declarer_points": sc.declarer_points,
-        "defender_points": sc.defender_points,
-        "declarer_tricks": sc.declarer_tricks,
-        "outcome": sc.outcome.value if sc.outcome else "void",
-        "units": sc.units,
-        "payments": pay,
-        "revokes": [{"trick": r.trick, "seat": r.seat, "card": card_name(r.card),
-                     "could_play": set_names(r.legal)} for r in sc.revokes],
-    }
-    if match_cost is not None:
-        obj["money"] = {s: round(u * match_cost / 12, 2) for s, u in pay.items()}
-    return obj
-
-
-def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None) -> str:
-    obj = score_dict(deal, sc, match_cost)
-    lines = [heading(deal, title)]
-    lines.append(f"  {sc.declarer} {sc.declarer_points} points ({sc.declarer_tricks} tricks), "
-                 f"defenders {sc.defender_points}: " + (obj["outcome"] if not sc.void else "void by revoke"))
-    for r in sc.revokes:
-        lines.append(f"  revoke: trick {r.trick}, {r.seat} played {card_name(r.card)} "
-                     f"(could play {' '.join(set_names(r.legal))})")
-    for seat, u in obj["payments"].items():
-        money = f"  ({obj['money'][seat]:+.2f})" if match_cost is not None else ""
-        lines.append(f"  {seat:>8} {u:+d} units{money}")
-    return "\n".join(lines)

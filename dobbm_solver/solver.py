@@ -4,7 +4,9 @@
 >>> solver = Solver()                       # owns a 64 MiB transposition table
 >>> solution = solver.solve(deal)           # value of the position under best play
 >>> solver.solve_all_cards(deal)            # value after each legal card of the player to move
->>> solver.analyse(deal)                    # value, card values and the best line
+>>> solver.analyze(deal)                    # value, card values and the best line
+>>> solver.study_discards(dobbm)            # every lay-away of a Dobbm, best first
+>>> solver.solve_best(dobbm, analyze=True)  # the best lay-away, then the deal solved with it
 
 Every value is the declarer's *final* points (0..120): points already taken,
 the Dobb's (Solo) or the lay-away's (Dobbm) points and the Match rule included.
@@ -32,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - a broken install, not a code pa
     ) from exc
 
 DEFAULT_TT_MB = 64
+MAX_TT_MB = 65536       # 64 GiB: the largest table a solver may ask for
 
 
 class SolveError(DobbmError):
@@ -80,18 +83,42 @@ class DiscardResult:
     nodes: int
 
 
+@dataclass(frozen=True)
+class BestPlay:
+    """A deal solved as it will be played: a Dobbm whose lay-away is not chosen yet
+    is studied first and played with its best lay-away (see :meth:`Solver.solve_best`).
+
+    ``deal`` is the deal played (with the chosen lay-away), ``studied`` every
+    legal lay-away ranked best first (None when the deal needed no study),
+    ``value`` the deal's solution (an :class:`Analysis` when analysed) and
+    ``nodes`` the positions searched for all of it, the study included.
+    """
+
+    deal: Deal
+    studied: tuple[DiscardResult, ...] | None
+    value: Solution | Analysis
+    nodes: int
+
+    @property
+    def analysis(self) -> Analysis:
+        """The value with card values and a best line (``solve_best(..., analyze=True)``)."""
+        if not isinstance(self.value, Analysis):
+            raise TypeError("solve_best(..., analyze=False) gives no card values and no line")
+        return self.value
+
+
 class Solver:
     """An exact solver with its own transposition table (``tt_mb`` MiB); reuse it."""
 
     def __init__(self, tt_mb: int = DEFAULT_TT_MB) -> None:
-        if not isinstance(tt_mb, int) or tt_mb < 1:
-            raise SolveError(f"table size must be a whole number of MiB, at least 1, not {tt_mb!r}")
+        if not isinstance(tt_mb, int) or not 1 <= tt_mb <= MAX_TT_MB:
+            raise SolveError(f"table size must be a whole number of MiB, 1 to {MAX_TT_MB}, not {tt_mb!r}")
         self.tt_mb = tt_mb
         self._core = _search.Core(tt_mb)
-        self._extra_cores: list = []      # more tables for study_discards(jobs > 1)
+        self._extra_cores: list[_search.Core] = []      # more tables for study_discards(jobs > 1)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, keep_table: bool = False, core=None) -> PlayState:
+    def _load(self, deal: Deal, keep_table: bool = False, core: _search.Core | None = None) -> PlayState:
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
         state = replay(deal, check=False)
@@ -119,7 +146,7 @@ class Solver:
             return {}
         return dict(self._core.card_values())
 
-    def analyse(self, deal: Deal) -> Analysis:
+    def analyze(self, deal: Deal) -> Analysis:
         """Value, every legal card's value and a best line to the end of the hand."""
         state = self._load(deal)
         if state.finished:
@@ -130,6 +157,33 @@ class Solver:
         value = max(cards.values()) if state.to_move == deal.declarer else min(cards.values())
         return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
                         deal.doublings, cards, line)
+
+    def solve_best(self, deal: Deal, *, analyze: bool, jobs: int | None = None) -> BestPlay:
+        """Solve a deal as it will be played: a Dobbm with no lay-away yet is studied first
+        (:meth:`study_discards` with ``jobs``) and its best lay-away played.
+
+        ``analyze`` gives an :class:`Analysis` (card values and a best line) of the
+        deal played; else a :class:`Solution`, which after a study is the best
+        lay-away's value from the study itself, with no second search.
+        """
+        studied = None
+        nodes = 0
+        if deal.needs_discard:
+            studied = tuple(self.study_discards(deal, jobs))
+            nodes = sum(r.nodes for r in studied)
+            deal = deal.with_discard(studied[0].cards)
+        value: Solution
+        if analyze:
+            value = self.analyze(deal)
+            nodes += value.nodes
+        elif studied is not None:
+            best = studied[0]
+            value = Solution(deal.declarer, best.declarer_points, replay(deal, check=False).to_move,
+                             best.nodes, deal.contract, deal.doublings)
+        else:
+            value = self.solve(deal)
+            nodes += value.nodes
+        return BestPlay(deal, studied, value, nodes)
 
     def study_discards(self, deal: Deal, jobs: int | None = None) -> list[DiscardResult]:
         """Every legal lay-away of a Dobbm (declarer holding the 8 dealt cards), best first.
@@ -167,9 +221,9 @@ class Solver:
         results.sort(key=lambda r: -r.declarer_points)
         return results
 
-    def _study_run(self, core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
+    def _study_run(self, core: _search.Core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
         """Solve each lay-away on ``core``; they share its table (its bounds hold for any bonus)."""
-        out = []
+        out: list[DiscardResult] = []
         for discard in discards:
             self._load(deal.with_discard(discard), keep_table=bool(out), core=core)
             out.append(DiscardResult(discard, core.value(), core.nodes))
@@ -182,28 +236,3 @@ def _available_cpus() -> int:
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return os.cpu_count() or 1
 
-
-_default: Solver | None = None
-
-
-def _solver() -> Solver:
-    global _default
-    if _default is None:
-        _default = Solver()
-    return _default
-
-
-def solve(deal: Deal) -> Solution:
-    return _solver().solve(deal)
-
-
-def solve_all_cards(deal: Deal) -> dict[Card, int]:
-    return _solver().solve_all_cards(deal)
-
-
-def analyse_play(deal: Deal) -> Analysis:
-    return _solver().analyse(deal)
-
-
-def study_discards(deal: Deal, jobs: int | None = None) -> list[DiscardResult]:
-    return _solver().study_discards(deal, jobs)

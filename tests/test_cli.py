@@ -26,9 +26,11 @@ import dobbm_solver
 from dobbm_solver import cli
 from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward
 from dobbm_solver.deal import Deal, replay
+from dobbm_solver.errors import DobbmError, DobbmRuntimeError
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
 from dobbm_solver.notation import format_deal_line, parse_deal_line
 from dobbm_solver.rules import lay_away_error, units
+from dobbm_solver.solver import Solver
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"
@@ -459,6 +461,52 @@ def test_table_too_big_for_memory(monkeypatch):
     r = run("solve", "--tt-mb", "65536", str(HANDS / "midplay.yaml"))
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
     assert r.stderr == "Error: --tt-mb 65536: cannot allocate a 65536 MiB table; give a smaller table\n"
+
+
+# --------------------------------------------------------------------------
+# the error roots: DobbmError is bad input (exit 2), DobbmRuntimeError a clean
+# failure (exit 1), any other exception a bug (its traceback, never "bad input")
+
+
+def _raising(exc: BaseException):
+    def fn(*args: object, **kwargs: object) -> object:
+        raise exc
+    return fn
+
+
+@pytest.mark.parametrize("exc", [ValueError("an internal inconsistency"), KeyError("x"),
+                                 OverflowError("too big")])
+def test_a_bug_is_not_reported_as_bad_input(monkeypatch, exc):
+    """A ValueError from inside the library that is no DobbmError is a bug, not bad input."""
+    monkeypatch.setattr(cli, "score_hand", _raising(exc))
+    r = run("score", str(HANDS / "finished.yaml"))
+    assert r.exit_code == 1 and r.exception is exc
+    assert "Error:" not in r.stderr
+
+
+def test_a_bug_in_the_solver_is_not_reported_as_bad_input(monkeypatch):
+    bug = ValueError("no card keeps the value")
+    monkeypatch.setattr(Solver, "solve_best", _raising(bug))
+    r = run("solve", str(HANDS / "midplay.yaml"))
+    assert r.exit_code == 1 and r.exception is bug
+
+
+def test_bad_input_from_the_library_is_exit_2(monkeypatch):
+    monkeypatch.setattr(cli, "score_hand", _raising(DobbmError("tricks: not a finished hand")))
+    assert one_error(run("score", str(HANDS / "finished.yaml"))) == "Error: tricks: not a finished hand"
+
+
+def test_bad_input_found_while_printing_is_exit_2(monkeypatch):
+    """Raised outside the guarded library calls, a DobbmError is still one clean line."""
+    monkeypatch.setattr(cli, "check_dict", _raising(DobbmError("segment 'Me': a keyword")))
+    assert one_error(run("check", "--json", str(HANDS / "example.yaml"))) == "Error: segment 'Me': a keyword"
+
+
+def test_runtime_failure_is_one_line_and_exit_1(monkeypatch):
+    monkeypatch.setattr(Solver, "solve_best", _raising(DobbmRuntimeError("a worker died")))
+    r = run("solve", str(HANDS / "midplay.yaml"))
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert r.stdout == "" and r.stderr == "Error: a worker died\n"
 
 
 # --------------------------------------------------------------------------

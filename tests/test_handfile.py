@@ -26,7 +26,7 @@ from dobbm_solver.handfile import (
     dump_deals_yaml,
     load_hand_file,
     load_specs,
-    load_stream,
+    load_stream_specs,
     parse_deal_text,
     parse_spec,
     parse_specs,
@@ -153,10 +153,38 @@ def test_multi_document_file(tmp_path: Path) -> None:
 
 
 def test_stream_is_stdin() -> None:
-    assert load_stream(io.StringIO(GOOD)) == parse_deal_text(GOOD)
+    assert load_stream_specs(io.StringIO(GOOD)) == parse_specs(GOOD)
     with pytest.raises(HandFileError) as info:
-        load_stream(io.StringIO(GOOD.replace("dobb:", "dob:")))
+        load_stream_specs(io.StringIO(GOOD.replace("dobb:", "dob:")))
     assert str(info.value).startswith("<stdin>: dob: unknown key")
+
+
+def test_stream_that_is_not_utf8() -> None:
+    """Bytes that do not decode: raised by the stream, or escaped as lone surrogates."""
+    strict = io.TextIOWrapper(io.BytesIO(b"\xff\xfe hands:"), encoding="utf-8", errors="strict")
+    escaped = io.TextIOWrapper(io.BytesIO(b"\xff\xfe hands:"), encoding="utf-8", errors="surrogateescape")
+    for stream in (strict, escaped):
+        with pytest.raises(HandFileError) as info:
+            load_stream_specs(stream, "<stdin>")
+        assert str(info.value) == "<stdin>: is not UTF-8 text"
+
+
+@pytest.mark.parametrize("text", [
+    "hands: {Anna: 2001-13-45}",          # an implied timestamp that is no date
+    "hands: {Anna: !!int 12x}",
+    "hands: {Anna: !!float abc}",
+    "hands: {Anna: !!timestamp abc}",
+    "doublings: " + "9" * 5000,           # more digits than Python turns into a number
+])
+def test_yaml_scalar_that_does_not_convert(text: str) -> None:
+    with pytest.raises(HandFileError) as info:
+        parse_specs(text, "x.yaml")
+    assert str(info.value).startswith("x.yaml: not valid YAML: ")
+
+
+def test_file_name_with_a_nul() -> None:
+    with pytest.raises(HandFileError, match="NUL"):
+        load_specs("a\0b.yaml")
 
 
 # --------------------------------------------------------------------------

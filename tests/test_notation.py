@@ -164,6 +164,8 @@ def test_round_trip_random(seed: int) -> None:
     (LINE.replace("Bert: E6 E7 EA", "Bert: E7 EA").replace("Cora: EU H10 H7 HO", "Cora: EU H10 H7")
      + " | tricks: E6 HO", "tricks", "trick 1: Cora plays HO, a revoke"),
     (LINE + " | doublings: x", "doublings", "whole number"),
+    (LINE + " | doublings: ²", "doublings", "whole number"),          # a digit, but no number
+    (LINE + " | doublings: " + "9" * 5000, "doublings", "whole number"),   # too long to convert
     (LINE + " | dealer: Zed", "dealer", "not a seat"),
     (LINE + " | me: Zed", "me", "not a seat"),
     (LINE + " | must: perhaps", "must", "yes or no"),

@@ -31,7 +31,7 @@ from reference import (
 
 from dobbm_solver.cards import card_name
 from dobbm_solver.rules import outcome, units
-from dobbm_solver.solver import Solver, analyse_play, solve, solve_all_cards
+from dobbm_solver.solver import MAX_TT_MB, SolveError, Solver
 
 N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130
@@ -161,7 +161,7 @@ def test_analysis_line_reaches_the_value(cases):
     s = Solver(tt_mb=16)
     bad = []
     for c in cases:
-        why = _check_analysis(c, s.analyse(c.deal))
+        why = _check_analysis(c, s.analyze(c.deal))
         if why:
             bad.append((c, why))
     assert not bad, _report(bad)
@@ -172,7 +172,7 @@ def test_line_is_best_play_at_every_step(cases):
     s = Solver(tt_mb=16)
     bad = []
     for c in cases[:300]:
-        line = tuple(s.analyse(c.deal).line)
+        line = tuple(s.analyze(c.deal).line)
         for k in range(1, len(line)):
             d = ref_play(c.deal, line[:k])
             vals = ref_card_values(d)
@@ -194,6 +194,12 @@ def test_tiny_table_and_other_order_give_the_same_values(cases):
     assert not bad, _report(bad)
 
 
+@pytest.mark.parametrize("tt_mb", [0, -1, MAX_TT_MB + 1, 10 ** 20, 1.5, "64"])
+def test_table_size_out_of_range(tt_mb):
+    with pytest.raises(SolveError):
+        Solver(tt_mb)
+
+
 def test_fresh_solver_for_each_deal(cases):
     bad = []
     for c in cases[:200]:
@@ -204,14 +210,16 @@ def test_fresh_solver_for_each_deal(cases):
     assert not bad, _report(bad)
 
 
-def test_module_level_functions(cases):
+def test_every_verb_in_turn_on_one_default_solver(cases):
+    """One solver of the default size, its table kept from verb to verb and deal to deal."""
+    s = Solver()
     bad = []
     for c in cases[:300]:
-        v = solve(c.deal).declarer_points
-        got = solve_all_cards(c.deal)
-        why = _check_analysis(c, analyse_play(c.deal))
+        v = s.solve(c.deal).declarer_points
+        got = s.solve_all_cards(c.deal)
+        why = _check_analysis(c, s.analyze(c.deal))
         if v != c.value or got != c.values or why:
-            bad.append((c, f"solve {v}, solve_all_cards {names(got)}, analyse_play: {why}"))
+            bad.append((c, f"solve {v}, solve_all_cards {names(got)}, analyze: {why}"))
     assert not bad, _report(bad)
 
 
@@ -221,9 +229,9 @@ def test_five_seats_dealer_sits_out(five_seat_cases):
     for c in five_seat_cases:
         v = s.solve(c.deal).declarer_points
         got = s.solve_all_cards(c.deal)
-        why = _check_analysis(c, s.analyse(c.deal))
+        why = _check_analysis(c, s.analyze(c.deal))
         if v != c.value or got != c.values or why:
-            bad.append((c, f"value {v}, cards {names(got)}, analyse: {why}"))
+            bad.append((c, f"value {v}, cards {names(got)}, analyze: {why}"))
     assert not bad, _report(bad)
 
 
@@ -237,7 +245,7 @@ def test_finished_deals():
         assert sol.declarer_points == want, deal_to_text(deal)
         assert sol.to_move is None
         assert s.solve_all_cards(deal) == {}
-        an = s.analyse(deal)
+        an = s.analyze(deal)
         assert an.declarer_points == want and tuple(an.line) == () and dict(an.cards) == {}
 
 
@@ -265,7 +273,7 @@ def test_deep_positions_are_self_consistent():
     for n in range(30):
         deal = random_ending(rng, tricks_left=rng.randint(5, 8), strong=0.7, greedy=0.2)
         st = ref_state(deal)
-        an = big.analyse(deal)
+        an = big.analyze(deal)
         cards = dict(an.cards)
         assert set(cards) == set(ref_legal(st.hands[st.to_move], st.trick))
         best = max(cards.values()) if st.to_move == st.declarer else min(cards.values())

@@ -1,4 +1,4 @@
-"""Tests of the batch study: ``dobbm study`` (cli.py) over ``dobbm_solver/study.py``.
+"""Tests of the batch study: ``dobbm study`` (cli.py) over the ``dobbm_solver.study`` package.
 
 A small study set is built once per module in a temporary directory: the first
 deals of ``hands/benchmark.yaml`` as a multi-document file, the shipped
@@ -36,13 +36,17 @@ from dobbm_solver.study import (
     ANALYSE_COLUMNS,
     TIMING_FIELDS,
     VALUE_COLUMNS,
+    ResultFile,
     StudyError,
+    StudyRunError,
     collect_deals,
     deal_hash,
     deals_from,
     read_results,
     run_study,
+    solve_chunk,
 )
+from dobbm_solver.study import local as study_local
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"
@@ -279,7 +283,7 @@ def test_analyse_mode(tmp_path):
     for row, name in zip(sorted(rows, key=lambda x: x["id"]), ("example.yaml", "midplay.yaml")):
         assert tuple(row) == ANALYSE_COLUMNS and row["mode"] == "analyse"
         (deal,) = load_hand_file(HANDS / name)
-        an = solver.analyse(deal)
+        an = solver.analyze(deal)
         assert row["declarer_points"] == an.declarer_points
         assert row["to_move"] == an.to_move
         assert row["line"].split() == [set_names([c])[0] for c in an.line]
@@ -306,9 +310,8 @@ def test_library_in_memory_deals(tmp_path):
 
 
 def test_second_writer_is_refused(tmp_path):
-    from dobbm_solver.study import _Output
     out = tmp_path / "x.jsonl"
-    holder = _Output(out, "value")
+    holder = ResultFile(out, "value")
     holder.prepare([])
     try:
         with pytest.raises(StudyError, match="another study is writing"):
@@ -326,18 +329,88 @@ def test_second_writer_is_refused(tmp_path):
     (("{hands}/revoke.yaml", "--output", "{tmp}/o.jsonl"), "revoke.yaml: tricks: trick 1: Cora plays LK, a revoke"),
     (("{hands}/example.yaml", "--output", "{tmp}/o.jsonl", "--jobs", "2", "--scheduler", "tcp://x:1"),
      "not both"),
-    (("{hands}/example.yaml", "--output", "{tmp}/o.jsonl", "--jobs", "0"), "--jobs"),
+    (("{hands}/example.yaml", "--output", "{tmp}/o.jsonl", "--jobs", "257"), "--jobs"),
+    (("{hands}/example.yaml", "--output", "{tmp}/o.jsonl", "--jobs", "-1"), "--jobs"),
     (("{hands}/example.yaml", "--output", "{tmp}/junk.jsonl"), "line 1 is not a result row"),
 ])
 def test_bad_input_exit_2(tmp_path, args, text):
     (tmp_path / "junk.jsonl").write_text('not json\n{"id": "x", "hash": "y"}\n')
     argv = [a.format(tmp=tmp_path, hands=HANDS) for a in args]
     r = run(*argv)
-    if "--jobs" in argv and "0" in argv:   # click's own range check: exit 2 with usage
+    if "--jobs" in argv and argv[-1] in ("257", "-1"):   # click's own range check: exit 2 with usage
         assert r.exit_code == 2 and "--jobs" in r.stderr
         return
     bad(r, text)
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def _example_items() -> list:
+    return deals_from([(f"ex#{k}", load_hand_file(HANDS / "example.yaml")[0]) for k in range(4)])
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    ({"jobs": -1}, "jobs must be a whole number from 1 to 256"),
+    ({"jobs": 257}, "jobs must be a whole number from 1 to 256"),
+    ({"jobs": True}, "jobs must be"),
+    ({"jobs": 2.0}, "jobs must be"),
+    ({"limit": -1}, "limit must be 0 or more"),
+    ({"tt_mb": 0}, "table size must be"),
+    ({"chunk_size": 0}, "chunk size must be"),
+    ({"chunk_size": -2}, "chunk size must be"),
+    ({"mode": "analyze"}, "mode must be one of value | analyse"),
+])
+def test_bad_options_are_study_errors(tmp_path, kwargs, text):
+    with pytest.raises(StudyError, match=text):
+        run_study(_example_items(), tmp_path / "o.jsonl", **kwargs)
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_jobs_0_is_every_core(study_dir, tmp_path):
+    out = tmp_path / "o.jsonl"
+    r = ok(run(str(study_dir / "a.yaml"), "--output", str(out), "--jobs", "0"))
+    workers = min(len(os.sched_getaffinity(0)), N_BENCH)
+    assert f"({workers} worker{'s' if workers > 1 else ''})" in r.stderr
+    assert len(jsonl(out)) == N_BENCH
+
+
+_SOLVED_IN: list[int] = []
+
+
+def _solve_chunk_here(items, mode="value", tt_mb=64):
+    _SOLVED_IN.append(os.getpid())
+    return solve_chunk(items, mode, tt_mb)
+
+
+def _die(items, mode="value", tt_mb=64):
+    os._exit(3)
+
+
+def test_jobs_1_solves_in_this_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(study_local, "solve_chunk", _solve_chunk_here)
+    _SOLVED_IN.clear()
+    summary = run_study(_example_items(), tmp_path / "o.jsonl", jobs=1, chunk_size=1)
+    assert summary.solved == 4 and summary.workers == 1
+    assert _SOLVED_IN == [os.getpid()] * 4
+
+
+def test_a_dead_worker_is_a_run_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(study_local, "solve_chunk", _die)   # forked workers see it too
+    out = tmp_path / "o.jsonl"
+    r = run(str(HANDS / "example.yaml"), str(HANDS / "midplay.yaml"), "--output", str(out), "--jobs", "2")
+    assert r.exit_code == 1, (r.exit_code, r.output, r.exception)
+    assert "Error: a worker process died (out of memory? each holds a 64 MiB table" in r.stderr
+    assert "Traceback" not in r.output and read_results(out) == []
+    with pytest.raises(StudyRunError, match="try fewer --jobs or a smaller --tt-mb"):
+        run_study(_example_items(), out, jobs=2, tt_mb=4)
+
+
+def test_read_results_of_a_file_that_is_not_text(tmp_path):
+    out = tmp_path / "o.jsonl"
+    out.write_bytes(b'{"id": "\xff\xfe"}\n')
+    with pytest.raises(StudyError, match="not UTF-8"):
+        read_results(out)
+    with pytest.raises(StudyError, match="none.csv: No such file"):
+        read_results(tmp_path / "none.csv")
 
 
 def test_skip_invalid(tmp_path):
@@ -383,13 +456,14 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
-def test_ctrl_c_stops_at_once_and_resumes(tmp_path):
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
     d = tmp_path / "deals"
     d.mkdir()
     for k in range(3):   # 360 deals, every card valued and a line: seconds of work
         shutil.copy(HANDS / "benchmark.yaml", d / f"bench{k}.yaml")
     out = tmp_path / "rows.jsonl"
-    cmd = [sys.executable, "-m", "dobbm_solver.cli", "study", str(d), "--output", str(out), "--jobs", "2",
+    cmd = [sys.executable, "-m", "dobbm_solver.cli", "study", str(d), "--output", str(out), "--jobs", jobs,
            "--mode", "analyse"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -401,7 +475,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path):
             time.sleep(0.01)
         assert proc.poll() is None, proc.communicate()
         kids = children(proc.pid, recursive=True)
-        assert len(kids) >= 2
+        assert len(kids) >= 2 if jobs == "2" else kids == []   # one job: solved in the process
         t = time.monotonic()
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)

@@ -1,0 +1,339 @@
+"""The worker pool shared by the analyzer and the batch study.
+
+One meaning of ``jobs`` everywhere (:func:`resolve_jobs`): ``None`` or ``0``
+is every core this process may run on, ``1`` .. :data:`MAX_JOBS` that many
+processes; anything else is a :class:`JobsError`.
+
+    with WorkerPool(jobs, tt_mb=tt_mb) as pool:
+        for item, result in pool.run(task, items):   # results as they complete
+            ...
+        if pool.interrupted:                          # Ctrl-C: stopped early
+            ...
+
+``task`` is a picklable callable of one item (a module-level function, or a
+:func:`functools.partial` of one), run in a worker process; inside it,
+:func:`worker_solver` is that process's :class:`~dobbm_solver.solver.Solver`.
+With ``jobs == 1`` no process is started: the tasks run in this process, one
+at a time, in item order.
+
+Worker processes are forked.  Each ignores SIGINT (Ctrl-C is the parent's to
+handle), makes its solver once, and exits on its own within
+:data:`WATCHDOG_SECONDS` when the parent process is gone (killed, say), so no
+worker outlives a run.  The parent never ignores SIGINT: its handler is the
+Ctrl-C flag only while a run is under way, and SIGINT is held back (to arrive
+just after) only for the instant a worker is forked.
+
+Ctrl-C while :meth:`WorkerPool.run` waits sets ``pool.interrupted`` and ends
+the iteration at a point of its choosing (see
+:class:`~dobbm_solver._interrupt.CtrlC`); the results yielded so far stand.
+Leaving the ``with`` block normally waits for the tasks still running (the
+queued ones are cancelled); leaving it by an exception (``KeyboardInterrupt``
+included) terminates the workers at once.  A worker process that dies (out
+of memory, ``os._exit``) raises :class:`WorkerDied`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, Callable, Generator, Iterable, Iterator, TypeVar
+
+from ._interrupt import CtrlC
+from .errors import DobbmError, DobbmRuntimeError
+from .solver import DEFAULT_TT_MB, Solver
+
+__all__ = [
+    "MAX_JOBS", "IN_FLIGHT", "POLL_SECONDS", "WATCHDOG_SECONDS",
+    "JobsError", "WorkerDied", "available_cores", "resolve_jobs", "worker_solver", "WorkerPool",
+]
+
+#: The most worker processes one run may ask for.
+MAX_JOBS = 256
+#: Tasks in flight per worker: enough to keep it busy, few to cancel on Ctrl-C.
+IN_FLIGHT = 4
+#: How often the waiting loop looks at the Ctrl-C flag, in seconds.
+POLL_SECONDS = 0.2
+#: How often a worker checks that its parent process is still there, in seconds.
+WATCHDOG_SECONDS = 1.0
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class JobsError(DobbmError):
+    """A ``jobs`` value that is not a whole number from 0 to :data:`MAX_JOBS`."""
+
+
+class WorkerDied(DobbmRuntimeError):
+    """A worker process died while it ran a task (out of memory, killed, ``os._exit``)."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """The number of worker processes for ``jobs``: ``None`` or ``0`` is
+    :func:`available_cores`, ``1`` .. :data:`MAX_JOBS` itself.  Anything else
+    (negative, too many, not a whole number) raises :class:`JobsError`."""
+    if jobs is None or (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs == 0):
+        return available_cores()
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or not 0 <= jobs <= MAX_JOBS:
+        raise JobsError(f"jobs must be a whole number from 1 to {MAX_JOBS} "
+                        f"(0 or none: all cores), not {jobs!r}")
+    return jobs
+
+
+# --------------------------------------------------------------------------
+# inside a worker
+
+_local = threading.local()
+
+
+def worker_solver(tt_mb: int | None = None) -> Solver:
+    """This thread's solver (a pool worker runs its tasks in one thread, a Dask
+    worker may run several), made when first asked for and kept.
+
+    ``tt_mb`` None: the one this thread has (a pool worker's is made at start
+    with the pool's ``tt_mb``), else a new one of ``solver.DEFAULT_TT_MB``;
+    a size: a solver with a table of that size, made anew if the kept one
+    differs."""
+    s: Solver | None = getattr(_local, "solver", None)
+    if s is None or (tt_mb is not None and s.tt_mb != tt_mb):
+        s = _local.solver = Solver(DEFAULT_TT_MB if tt_mb is None else tt_mb)
+    return s
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(WATCHDOG_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _init_worker(parent: int, tt_mb: int | None) -> None:
+    """Pool initializer: ignore Ctrl-C (the parent decides), die with the parent,
+    make the solver once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):   # held back across the fork, see _sigint_blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="dobbm-watchdog").start()
+    if tt_mb is not None:
+        worker_solver(tt_mb)
+
+
+# --------------------------------------------------------------------------
+# in the parent
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back in this thread (not ignored: it arrives when let through).
+    A process forked meanwhile starts with it held back, until its initializer
+    ignores it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _fork_context() -> Any:
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        return multiprocessing.get_context()
+
+
+def _kill_executor(ex: ProcessPoolExecutor) -> None:
+    """Stop a process pool now: cancel what is queued, terminate and join the workers."""
+    terminate = getattr(ex, "terminate_workers", None)   # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
+        if p.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+            p.kill()
+            p.join()
+    try:
+        ex.shutdown(wait=True)
+    except Exception:  # pragma: no cover - a broken pool has nothing left to join
+        pass
+
+
+class WorkerPool:
+    """``jobs`` worker processes (see :func:`resolve_jobs`), or this process when
+    ``jobs`` is 1; each worker (this process, then) makes a solver of ``tt_mb``
+    MiB at start (``tt_mb=None``: none, :func:`worker_solver` makes it when
+    first asked).
+
+    Use it as a context manager.  ``interrupted`` is set when Ctrl-C stopped a
+    :meth:`run`; ``in_flight`` tasks per worker are queued at a time.
+    """
+
+    def __init__(self, jobs: int | None = None, *, tt_mb: int | None = DEFAULT_TT_MB,
+                 in_flight: int = IN_FLIGHT) -> None:
+        self.jobs = resolve_jobs(jobs)
+        self.tt_mb = tt_mb
+        self.in_flight = max(1, in_flight)
+        #: set by Ctrl-C during :meth:`run`: the run stopped, what it yielded stands
+        self.interrupted = False
+        self._executor: ProcessPoolExecutor | None = None
+        self._runs: list[Generator[Any, None, None]] = []
+
+    @property
+    def in_process(self) -> bool:
+        """Whether the tasks run in this process (``jobs == 1``)."""
+        return self.jobs == 1
+
+    # -- life cycle ------------------------------------------------------------
+    def __enter__(self) -> "WorkerPool":
+        if self.in_process:
+            if self.tt_mb is not None:   # this process is the worker
+                worker_solver(self.tt_mb)
+        elif self._executor is None:
+            self._executor = ProcessPoolExecutor(self.jobs, mp_context=_fork_context(),
+                                                 initializer=_init_worker, initargs=(os.getpid(), self.tt_mb))
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        self._close_runs()
+        if exc_type is not None:
+            self.kill()
+        else:
+            self.shutdown()
+
+    def _close_runs(self) -> None:
+        runs, self._runs = self._runs, []
+        for run in runs:
+            run.close()
+
+    def shutdown(self) -> None:
+        """Cancel the queued tasks, wait for the running ones, stop the workers
+        (a Ctrl-C meanwhile kills them)."""
+        ex, self._executor = self._executor, None
+        if ex is None:
+            return
+        try:
+            ex.shutdown(wait=True, cancel_futures=True)
+        except BaseException:
+            _kill_executor(ex)
+            raise
+
+    def kill(self) -> None:
+        """Stop now: cancel the queued tasks, terminate and join the workers."""
+        self._close_runs()
+        ex, self._executor = self._executor, None
+        if ex is not None:
+            _kill_executor(ex)
+
+    # -- single tasks ----------------------------------------------------------
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        if self._executor is None:
+            raise RuntimeError("the worker pool is not running: use it in a with block")
+        try:
+            with _sigint_blocked():   # a worker forked now must not take a Ctrl-C meant for us
+                return self._executor.submit(fn, *args)
+        except BrokenProcessPool:
+            raise self._died() from None
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Start ``fn(*args)`` on a worker; in process (``jobs == 1``) it runs now and
+        the future is done.  Read it with :meth:`result`."""
+        if not self.in_process:
+            return self._submit(fn, *args)
+        fut: Future[Any] = Future()
+        try:
+            fut.set_result(fn(*args))
+        except Exception as e:
+            fut.set_exception(e)
+        return fut
+
+    def result(self, fut: Future[Any]) -> Any:
+        """The result of a future of this pool; :class:`WorkerDied` if its worker died."""
+        try:
+            return fut.result()
+        except BrokenProcessPool:
+            raise self._died() from None
+
+    def _died(self) -> WorkerDied:
+        table = "" if self.tt_mb is None else f" each holds a {self.tt_mb} MiB table:"
+        return WorkerDied(f"a worker process died (out of memory?{table} try fewer jobs"
+                          f"{' or a smaller table' if table else ''})")
+
+    # -- many tasks ------------------------------------------------------------
+    def run(self, task: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:
+        """``(item, task(item))`` for every item, as the tasks complete (those that
+        complete together in item order; in process: in item order).  At most
+        ``jobs * in_flight`` tasks are queued at a time.  Ctrl-C stops the
+        iteration and sets :attr:`interrupted`; a dead worker raises
+        :class:`WorkerDied`.  Nothing runs once :attr:`interrupted` is set."""
+        gen = self._run_here(task, items) if self.in_process else self._run_pooled(task, items)
+        self._runs = [g for g in self._runs if inspect.getgeneratorstate(g) != inspect.GEN_CLOSED] + [gen]
+        return gen
+
+    def _run_here(self, task: Callable[[T], R], items: Iterable[T]) -> Generator[tuple[T, R], None, None]:
+        # Ctrl-C raises KeyboardInterrupt while a task runs (as soon as the task's
+        # code lets Python see it), and is a flag while the caller holds a result
+        if self.interrupted:
+            return
+        try:
+            for item in items:
+                result = task(item)
+                with CtrlC() as ctrl_c:
+                    yield item, result
+                if ctrl_c.caught:
+                    self.interrupted = True
+                    return
+        except KeyboardInterrupt:
+            self.interrupted = True
+
+    def _run_pooled(self, task: Callable[[T], R], items: Iterable[T]) -> Generator[tuple[T, R], None, None]:
+        if self.interrupted:
+            return
+        todo = enumerate(items)
+        running: dict[Future[R], tuple[int, T]] = {}
+
+        def submit() -> None:
+            nxt = next(todo, None)
+            if nxt is not None:
+                running[self._submit(task, nxt[1])] = nxt
+
+        try:
+            with CtrlC() as ctrl_c:   # Ctrl-C as a flag polled here (see CtrlC)
+                for _ in range(self.jobs * self.in_flight):
+                    submit()
+                while running and not ctrl_c.caught:
+                    finished, _ = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    for fut in sorted(finished, key=lambda f: running[f][0]):
+                        _, item = running.pop(fut)
+                        result: R = self.result(fut)
+                        yield item, result
+                        submit()
+            if ctrl_c.caught:
+                self.interrupted = True
+        except KeyboardInterrupt:   # Ctrl-C just before the flag was set up
+            self.interrupted = True
+        finally:
+            for fut in running:
+                fut.cancel()

@@ -1,0 +1,87 @@
+"""Batch study: solve many deals, one result row per deal, into a JSON-lines or CSV file.
+
+What ``dobbm study`` runs (no click here)::
+
+    from dobbm_solver.study import collect_deals, run_study, read_results
+
+    items = collect_deals(["hands/"])              # every deal of every *.yaml / *.yml, sorted
+    summary = run_study(items, "out.jsonl")         # all local cores; resumable
+    rows = read_results("out.jsonl")                # list of dicts, one per deal
+
+Deals and ids
+-------------
+:func:`collect_deals` takes files and directories (searched recursively for
+``*.yaml`` / ``*.yml``, hidden entries skipped, sorted by path) and returns
+one :class:`StudyDeal` per document: its ``id`` is ``PATH#N`` (the path as
+given, normalised, and the 1-based document number), its ``hash`` the first
+16 hex digits of the SHA-256 of the deal's one-line notation, so an edited
+deal is solved again.  :func:`deals_from` does the same for deals made in
+memory (ids of your choosing).
+
+Rows
+----
+One JSON object (or CSV record) per deal with the keys of
+:data:`VALUE_COLUMNS` (``mode="value"``, a value-only solve) or
+:data:`ANALYSE_COLUMNS` (``mode="analyse"``: also the best card of the
+player to move and a best line).  ``trumps`` counts the hearts the declarer
+plays the hand with: the 8 cards held at the start of play (after the
+lay-away in a Dobbm).  A Dobbm with no ``discard`` is a lay-away study: every
+legal lay-away is solved, the best is in ``discard``, ``studied`` is true and
+``nodes`` the total.  ``seconds`` (:data:`TIMING_FIELDS`) is the only field
+that differs between runs.
+
+Output files and resuming
+-------------------------
+The format follows the suffix: ``.jsonl`` / ``.json`` / ``.ndjson`` JSON
+lines, ``.csv`` CSV (header written once).  Each row is written whole with
+one ``write`` to the unbuffered file, so a stopped run leaves whole lines and
+a later run with the same output skips the deals already in it (same id and
+hash).  On resuming, a last line cut short (no newline, or not a whole row)
+is dropped and solved again; rows of deals that were since edited (same id,
+other hash) are removed (the file is rewritten through a temporary file and
+an atomic rename).  Rows of deals not in this study are kept.  While a study
+runs it holds an exclusive lock on the output, so two studies cannot write
+the same file.
+
+Order: rows are written as results come in, in chunks of consecutive deals
+(each chunk in deal order); with one worker (``jobs=1``, solved in this process) that is deal order.  Sort by
+``id`` (or join on it) when the order matters.
+
+Runners
+-------
+Local (default): the package's worker pool (``dobbm_solver._pool``) of
+``jobs`` forked processes (``None`` or 0: every core this process may use; at
+most 256; with 1 the deals are solved in this process), each with its own
+:class:`~dobbm_solver.solver.Solver` made once when the worker starts.
+Dask (``scheduler="tcp://host:8786"``): the chunks are mapped over an
+existing ``distributed`` cluster and collected with ``as_completed``; the
+workers must have ``dobbm_solver`` installed.  Dask is imported only then
+(``pip install 'dobbm-solver[dask]'``).
+
+Interrupting (Ctrl-C) raises :class:`StudyInterrupted` (a
+``KeyboardInterrupt``) carrying the partial :class:`StudySummary`: the local
+workers are terminated and joined (they ignore SIGINT themselves and exit on
+their own if the parent process disappears), Dask futures are cancelled;
+every row written so far stays in the output.
+
+Modules: :mod:`.collect` (deals and ids), :mod:`.rows` (a deal solved into its
+row), :mod:`.codecs` (a row as a JSON or CSV line), :mod:`.output` (the result
+file), :mod:`.local` and :mod:`.dask_runner` (the runners), :mod:`.run` (the run).
+"""
+
+from __future__ import annotations
+
+from .codecs import CSV_SUFFIXES, JSON_SUFFIXES, output_format
+from .collect import HAND_SUFFIXES, StudyDeal, collect_deals, deal_hash, deals_from, find_hand_files
+from .errors import StudyError, StudyRunError
+from .output import ResultFile, read_results
+from .rows import ANALYSE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
+from .run import StudyInterrupted, StudySummary, run_study
+
+__all__ = [
+    "MODES", "VALUE_COLUMNS", "ANALYSE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
+    "JSON_SUFFIXES", "CSV_SUFFIXES",
+    "StudyError", "StudyRunError", "StudyInterrupted", "StudyDeal", "StudySummary", "ResultFile",
+    "deal_hash", "deals_from", "find_hand_files", "collect_deals", "output_format",
+    "solve_row", "solve_chunk", "run_study", "read_results",
+]

@@ -1,0 +1,291 @@
+"""Tests of the worker pool shared by the analyzer and the study (``dobbm_solver._pool``).
+
+The Ctrl-C and watchdog tests run a small script that uses the pool in a
+child process (its own session, so a signal to its process group reaches its
+workers too, as Ctrl-C in a terminal does) and look for its workers in /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+from helpers import children
+
+from dobbm_solver import _pool
+from dobbm_solver._pool import JobsError, WorkerDied, WorkerPool, available_cores, resolve_jobs, worker_solver
+from dobbm_solver.errors import DobbmError, DobbmRuntimeError
+
+REPO = Path(__file__).resolve().parents[1]
+needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+
+
+def _square(x: int) -> tuple[int, int]:
+    return x, x * x
+
+
+def _pid_and_solver(_: object) -> tuple[int, int, int]:
+    s = worker_solver()   # the one the worker made at start
+    return os.getpid(), id(s), s.tt_mb
+
+
+def _sigint_ignored(_: object) -> bool:
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def _die_on_3(x: int) -> int:
+    if x == 3:
+        os._exit(7)
+    return x
+
+
+def _fail_on_2(x: int) -> int:
+    if x == 2:
+        raise ArithmeticError(f"item {x}")
+    return x
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _wait_gone(pids: list[int], seconds: float) -> list[int]:
+    """The processes of ``pids`` still alive after up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    return [p for p in pids if _alive(p)]
+
+
+# --------------------------------------------------------------------------
+# jobs
+
+
+def test_resolve_jobs_one_meaning():
+    cores = len(os.sched_getaffinity(0))
+    assert available_cores() == cores
+    assert resolve_jobs(None) == resolve_jobs(0) == cores
+    assert [resolve_jobs(j) for j in (1, 2, 7, 256)] == [1, 2, 7, 256]
+    for bad in (-1, 257, 10_000, True, False, 1.0, "2"):
+        with pytest.raises(JobsError, match=r"jobs must be a whole number from 1 to 256 \(0 or none: all cores\)"):
+            resolve_jobs(bad)  # type: ignore[arg-type]
+    assert issubclass(JobsError, DobbmError) and issubclass(JobsError, ValueError)
+    with pytest.raises(JobsError):
+        WorkerPool(300)
+
+
+def test_the_bound_is_read_from_max_jobs(monkeypatch):
+    monkeypatch.setattr(_pool, "MAX_JOBS", 4)
+    assert resolve_jobs(4) == 4
+    with pytest.raises(JobsError, match="from 1 to 4"):
+        resolve_jobs(5)
+
+
+# --------------------------------------------------------------------------
+# results
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_results_do_not_depend_on_jobs(jobs):
+    with WorkerPool(jobs, tt_mb=None) as pool:
+        got = list(pool.run(_square, range(40)))
+        assert not pool.interrupted
+    assert all(item == r[0] and r[1] == item * item for item, r in got)
+    assert sorted(item for item, _ in got) == list(range(40))
+    if jobs == 1:   # in process: item order
+        assert [item for item, _ in got] == list(range(40))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_work_in_flight_is_bounded(jobs):
+    pulled = []
+
+    def items():
+        for i in range(100):
+            pulled.append(i)
+            yield i
+
+    with WorkerPool(jobs, tt_mb=None, in_flight=3) as pool:
+        run = pool.run(_square, items())
+        next(run)
+        assert len(pulled) <= jobs * 3 + 1
+        assert len(list(run)) == 99
+
+
+def test_in_process_when_one_job():
+    with WorkerPool(1, tt_mb=5) as pool:
+        assert pool.in_process
+        (_, (pid, _, tt)), = pool.run(_pid_and_solver, [0])
+        assert pid == os.getpid() and tt == 5
+        fut = pool.submit(_square, 5)
+        assert fut.done() and pool.result(fut) == (5, 25)
+    with WorkerPool(2) as pool:
+        assert not pool.in_process and pool.result(pool.submit(_square, 6)) == (6, 36)
+
+
+def test_one_solver_per_worker_and_table_size():
+    with WorkerPool(2, tt_mb=4) as pool:
+        rows = [r for _, r in pool.run(_pid_and_solver, range(20))]
+    pids = {pid for pid, _, _ in rows}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    for pid in pids:   # each worker made its solver once
+        assert len({sid for p, sid, _ in rows if p == pid}) == 1
+    assert {tt for _, _, tt in rows} == {4}
+    four = worker_solver(4)
+    assert worker_solver(4) is four and worker_solver() is four
+    eight = worker_solver(8)
+    assert eight.tt_mb == 8 and eight is not four and worker_solver() is eight
+
+
+def test_workers_ignore_sigint_and_the_parent_does_not():
+    # from Python's own handler (another test may have left this process otherwise)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with WorkerPool(2, tt_mb=None) as pool:
+            assert all(r for _, r in pool.run(_sigint_ignored, range(8)))
+        with WorkerPool(1) as pool:   # in process: Ctrl-C stays the caller's
+            assert not any(r for _, r in pool.run(_sigint_ignored, range(2)))
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_nothing_runs_once_interrupted():
+    for jobs in (1, 2):
+        with WorkerPool(jobs, tt_mb=None) as pool:
+            pool.interrupted = True
+            assert list(pool.run(_square, range(5))) == []
+
+
+# --------------------------------------------------------------------------
+# failures
+
+
+@needs_proc
+def test_a_dead_worker_raises_worker_died():
+    before = set(children(os.getpid()))
+    with pytest.raises(WorkerDied, match="a worker process died") as caught:
+        with WorkerPool(2, tt_mb=4) as pool:
+            assert pool.result(pool.submit(_square, 1)) == (1, 1)   # the workers are up
+            kids = [k for k in children(os.getpid()) if k not in before]
+            assert len(kids) == 2
+            list(pool.run(_die_on_3, range(10)))
+    assert not isinstance(caught.value, BrokenProcessPool)
+    assert isinstance(caught.value, DobbmRuntimeError) and "4 MiB" in str(caught.value)
+    assert _wait_gone(kids, 5) == []
+
+
+def test_a_task_error_keeps_its_type():
+    for jobs in (1, 2):
+        with pytest.raises(ArithmeticError, match="item 2"):
+            with WorkerPool(jobs, tt_mb=None) as pool:
+                list(pool.run(_fail_on_2, range(6)))
+
+
+@needs_proc
+def test_leaving_by_an_exception_kills_the_workers_at_once():
+    before = set(children(os.getpid()))
+    t = time.monotonic()
+    with pytest.raises(LookupError):
+        with WorkerPool(2, tt_mb=None) as pool:
+            pool.submit(time.sleep, 60)
+            kids = [k for k in children(os.getpid()) if k not in before]
+            raise LookupError
+    assert time.monotonic() - t < 10
+    assert len(kids) >= 2 and _wait_gone(kids, 5) == []
+
+
+# --------------------------------------------------------------------------
+# Ctrl-C and a parent that dies: real processes
+
+SCRIPT = textwrap.dedent('''
+    import sys, time
+    from dobbm_solver._pool import WorkerPool
+
+    def slow(x):
+        time.sleep(0.3)
+        return x
+
+    if __name__ == "__main__":
+        jobs, how = int(sys.argv[1]), sys.argv[2]
+        done = 0
+        with WorkerPool(jobs, tt_mb=None) as pool:
+            for item, r in pool.run(slow, range(10000)):
+                done += 1
+                print("result", r, flush=True)
+            print("interrupted" if pool.interrupted else "finished", done, flush=True)
+            if how == "raise" and pool.interrupted:
+                raise KeyboardInterrupt   # leave at once: the workers are killed
+        sys.exit(130 if pool.interrupted else 0)
+''')
+
+
+def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
+    script = tmp_path / "uses_pool.py"
+    script.write_text(SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@needs_proc
+@pytest.mark.parametrize("jobs, how", [("2", "finish"), ("2", "raise"), ("1", "finish")])
+def test_ctrl_c_stops_the_run_and_no_worker_survives(tmp_path, jobs, how):
+    proc = _start(tmp_path, jobs, how)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("result"), (first, proc.stderr.read() if proc.stderr else "")
+        kids = children(proc.pid, recursive=True)
+        assert len(kids) == (int(jobs) if jobs != "1" else 0)
+        t = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)   # as Ctrl-C does: the workers get it too
+        out, err = proc.communicate(timeout=30)
+        stopped = time.monotonic() - t
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert stopped < 5
+    if how == "raise":
+        assert proc.returncode != 0 and "KeyboardInterrupt" in err
+        assert "WorkerDied" not in err and "BrokenProcessPool" not in err
+    else:
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err
+    assert out.splitlines()[-1].startswith("interrupted ")
+    assert _wait_gone(kids, 2) == []
+
+
+@needs_proc
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    proc = _start(tmp_path, "2", "finish")
+    kids: list[int] = []
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().startswith("result")
+        kids = children(proc.pid, recursive=True)
+        assert len(kids) == 2
+        proc.send_signal(signal.SIGKILL)   # no clean-up in the parent at all
+        proc.wait(timeout=10)
+        left = _wait_gone(kids, 5 + 2 * _pool.WATCHDOG_SECONDS)
+    finally:
+        for k in kids:   # the test's own processes, if the watchdog failed
+            if _alive(k):
+                os.kill(k, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert left == []
