@@ -1095,10 +1095,6 @@ cdef class Core:
     def to_move(self) -> int:
         return (self.root.leader + self.root.ncards) & 3
 
-    def legal(self) -> int:
-        """Legal cards of the seat to move, as a bitboard."""
-        return legal_moves(&self.root, self.to_move)
-
     def value(self, int guess=-1) -> int:
         """Exact final declarer points of the root under best play."""
         cdef int v
@@ -1107,13 +1103,6 @@ cdef class Core:
             guess = self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus
         with nogil:
             v = mtdf(&self.ctx, &self.root, guess)
-        return v
-
-    def value_window(self, int alpha, int beta) -> int:
-        """Fail-soft alpha-beta value of the root within (alpha, beta)."""
-        cdef int v
-        with nogil:
-            v = search(&self.ctx, &self.root, alpha, beta)
         return v
 
     def card_values(self) -> list:
