@@ -7,6 +7,11 @@ clockwise.  Every value is the declarer's final points, 0..120.
 
 from typing import Sequence
 
+SMALL_TABLE_ENTRIES: int
+"""A new table starts in its first this many entries (all of a smaller table) ..."""
+GROW_AFTER_NODES: int
+"""... and is rehashed into the whole once a search passes this many nodes."""
+
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position."""
 

@@ -78,6 +78,11 @@ cdef enum:
     TRUMP = 2
     INF = 1000
 
+# for the tests: a new table starts in its first SMALL_TABLE_ENTRIES entries
+# (or all of a smaller table) and moves to the whole after GROW_AFTER_NODES nodes
+SMALL_TABLE_ENTRIES = SMALL_ENTRIES
+GROW_AFTER_NODES = GROW_NODES
+
 cdef int POINTS[36]
 cdef int SUIT[36]
 cdef uint64_t SUITMASK[4]
