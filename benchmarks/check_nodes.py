@@ -25,11 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dobbm_solver.cards import card_name
-from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.solver import Solver
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
+
+from dobbm_solver.cards import card_name  # noqa: E402
+from dobbm_solver.handfile import load_hand_file  # noqa: E402
+from dobbm_solver.solver import Solver  # noqa: E402
+
 FIGURES = ROOT / "benchmarks" / "nodes.json"
 DEALS = ROOT / "hands" / "benchmark.yaml"
 KINDS = ("value_nodes", "analysis_nodes")
