@@ -33,7 +33,10 @@ times that for each lead tried before it), on ties the declarer's highest
 card and a defender's lowest first; following cards by trick-winning
 heuristics alone (a defender who can win the trick for good does so with
 his richest such card; a card that can still be overtaken ranks with the
-losing ones; losing cards the cheapest first): a history counter for
+losing ones; losing cards the cheapest first, but when his side takes the
+trick -- a partner wins it for good, or still to play beats the declarer's
+card -- his richest, those that would take a card of the declarer later
+last): a history counter for
 them, as for the leads, cost more time than it saved nodes.
 """
 
@@ -610,6 +613,11 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
         mine = (wseat == 0) == (seat == 0)
         opp = later_f if seat == 0 else later_d
         safe = mine and not (opp & beat_mask(w))
+        if seat != 0 and not mine and not later_d and (later_f & beat_mask(w)):
+            # the declarer has played and a partner still to play beats
+            # him: the defenders can take the trick (nodes 7.39M -> 5.52M
+            # on the 120 benchmark deals)
+            safe = True
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
@@ -635,8 +643,15 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
                 elif SUIT[c] != TRUMP and (part & sm & above_all(decl & sm)):
                     sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
-            # a partner takes the trick: smear points, keep winners
+            # a partner takes the trick: smear points, keep winners: those
+            # of this trick, and last the cards above all the declarer's of
+            # their suit, trumps or a suit he holds (each would take one of
+            # his cards later: nodes 5.52M -> 4.63M; every card above all
+            # others of its suit, 5.95M)
             sc = (POINTS[c] << 12) - (1 << 11 if beats(c, w) else 0)
+            sm = p.hands[0] & SUITMASK[SUIT[c]]
+            if (sm or SUIT[c] == TRUMP) and not (sm & ~((<uint64_t>2 << c) - 1)):
+                sc -= 1 << 16
         elif beats(c, w):
             if not (opp & beat_mask(c)):
                 # win it for good: the declarer with the lowest such card, a

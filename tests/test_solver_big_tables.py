@@ -50,14 +50,16 @@ def test_hard_deals_match_the_oracle_whatever_the_table(deals, tt_mb):
     bad, big_searches = [], 0
     for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
         sol = solver.solve(deal)
-        cards = {card_name(c): v for c, v in solver.analyse(deal).cards.items()}
-        big_searches += (sol.nodes > GROW_AFTER_NODES)
+        an = solver.analyse(deal)
+        cards = {card_name(c): v for c, v in an.cards.items()}
+        big_searches += (sol.nodes > GROW_AFTER_NODES) + (an.nodes > GROW_AFTER_NODES)
         if sol.declarer_points != e["declarer_points"] or cards != e["cards"]:
             bad.append(f"hard deal {i}: value {sol.declarer_points}, cards {cards}; "
                        f"oracle {e['declarer_points']}, {e['cards']}")
     assert not bad, f"{tt_mb} MiB table:\n" + "\n".join(bad)
-    # the value-only searches alone grow the table this often (the analyses more)
-    assert big_searches >= 5 and grows == (tt_mb > 1)
+    # the searches that grow the table (all but the 1 MiB one): if the solver
+    # gets so fast that few remain, this file needs bigger searches
+    assert big_searches >= 10 and grows == (tt_mb > 1), big_searches
 
 
 def _root(deal) -> tuple:
