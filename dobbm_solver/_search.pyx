@@ -591,6 +591,15 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves,
     return moves & ~drop
 
 
+cdef inline bint ruff_for(const Pos* p, int seat, uint64_t sm) noexcept nogil:
+    """A partner of defender ``seat`` is void in suit ``sm`` and holds a trump."""
+    cdef int q
+    for q in range(1, 4):
+        if q != seat and not (p.hands[q] & sm) and (p.hands[q] & SUITMASK[TRUMP]):
+            return True
+    return False
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
                             uint64_t later_d, uint64_t later_f) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many.
@@ -635,12 +644,13 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
                 # a defender's lead the declarer cannot ruff goes first if it
                 # wins the trick (trumps, then the richest), next if a partner
-                # holds a card above the declarer's in its plain suit (the
-                # richest first: it is smeared): refutations that take
-                # points, found first, also tighten the fail-soft bounds
+                # holds a card above the declarer's in its plain suit or, the
+                # declarer holding the suit, can ruff it (the richest first:
+                # it is smeared): refutations that take points, found first,
+                # also tighten the fail-soft bounds
                 if not ((decl | part) & sm & ~((<uint64_t>2 << c) - 1)):
                     sc = (1 << 30) + (POINTS[c] << 4) + (c % 9) + (16 << 4 if SUIT[c] == TRUMP else 0)
-                elif SUIT[c] != TRUMP and (part & sm & above_all(decl & sm)):
+                elif SUIT[c] != TRUMP and ((part & sm & above_all(decl & sm)) or ((decl & sm) and ruff_for(p, seat, sm))):
                     sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
             # a partner takes the trick: smear points, keep winners: those
