@@ -13,9 +13,13 @@ GROW_AFTER_NODES: int
 """... and is rehashed into the whole once a search passes this many nodes."""
 
 class Core:
-    """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position."""
+    """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
 
-    def __init__(self, tt_mb: int = 64) -> None: ...
+    ``grow_after``: the nodes after which a search moves from the small part
+    of a new table to the whole (default ``GROW_AFTER_NODES``; the tests make
+    it small so that the rehash runs in the middle of most searches)."""
+
+    def __init__(self, tt_mb: int = 64, grow_after: int = ...) -> None: ...
     @property
     def table_entries(self) -> int:
         """Entries in the table (a power of two)."""

@@ -11,10 +11,15 @@ an MTD(f) driver working down from the most the declarer can reach;
 transposition table at trick starts holding bounds on the *future* points,
 stored independently of the points already taken and of the bonus (so
 entries hold across positions and lay-aways, see ``tt_encode``), keyed
-exactly by the four hands, the leader and the Match flag, so results never
-depend on the table size (a new table starts in a 1 MiB part of it, which
-stays cached from solve to solve, and is rehashed into the whole after
-100k nodes or when roots share it).  Equivalent zero-point cards are
+by the four hands in relative ranks (each suit's cards present packed to
+its lowest ranks), the leader and the Match flag: positions alike up to
+the points of their cards share entries, with the bounds shifted by the
+points they differ by (see ``point_shift``; value nodes on the 120
+benchmark deals 4.46M -> 1.82M, every card's 16.4M -> 5.26M); each entry
+holds the cards present too, so an entry is exact for its own position
+and results never depend on the table size (a new table starts in a
+1 MiB part of it, which stays cached from solve to solve, and is rehashed
+into the whole after 100k nodes or when roots share it).  Equivalent zero-point cards are
 searched once, and of a run of one hand's cards with no card in play
 between them only the right one when the trick's side is sure (see
 ``drop_dominated``); for the value of every card, such twins bound each
@@ -732,20 +737,26 @@ cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
 
 
 cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexcept nogil:
-    """Exact two-word key of a trick start, with each suit's zero-point cards packed to the lowest ranks.
+    """Key of a trick start by relative ranks (``key[0..1]``), and the cards present (``key[2]``).
 
-    The 6 7 8 9 of a suit rank below all its point cards and count nothing, so
-    only their order among the cards still held matters, not which were played.
-    The four (disjoint) packed hands are given by three 36-bit sets: the
-    cards present, those of seats 1 and 3, and those of seats 2 and 3;
-    these, the leader, the Match flag and (before the declarer's first trick)
-    whether the bonus is zero fill 112 bits of ``key[0..1]``; the bonus
-    itself is not in the key (see ``tt_encode``).  Returns the hash of the key.
+    Positions whose hands hold the same cards relative to the cards still
+    present (each suit's present cards packed to its lowest ranks) are the
+    same game up to the points of the cards: their table entries serve each
+    other, with bounds shifted by the points the cards differ by (see
+    ``point_shift``).  The four (disjoint) packed hands are given by three
+    36-bit sets: the cards present, those of seats 1 and 3, and those of
+    seats 2 and 3; these, the leader, the Match flag and (before the
+    declarer's first trick) whether the bonus is zero fill 112 bits of
+    ``key[0..1]``; the bonus itself is not in the key (see ``tt_encode``).
+    ``key[2]`` is the set of cards present with each suit's zero-point cards
+    packed to its lowest ranks (the 6 7 8 9 count nothing: only their order
+    matters): with ``key[0..1]`` it gives the position exactly.  Returns the
+    hash of ``key[0..1]``.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ha = p.hands[1] | p.hands[3]
     cdef uint64_t hb = p.hands[2] | p.hands[3]
-    cdef uint64_t a = ha, b = hb, cp = present, hole, above
+    cdef uint64_t a = ha, b = hb, cp = present, cz, hole, above
     cdef int r
     # packing is a selection of bits, so it commutes with the union of the
     # (disjoint) hands.  All suits at once: close each gap among the zero
@@ -757,10 +768,45 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
         a = (a & ~above) | ((a & above) >> 1)
         b = (b & ~above) | ((b & above) >> 1)
         cp = (cp & ~above) | ((cp & above) >> 1)
+    key[2] = cp
+    # then every gap (ranks 7 .. 0 in turn): all the cards above it down one rank
+    cz = cp
+    for r in range(7, -1, -1):
+        hole = RANKMASK[r] & ~cz
+        if hole:
+            above = (hole << 1) * ((<uint64_t>1 << (8 - r)) - 1)   # ranks r + 1 .. 8 of those suits
+            a = (a & ~above) | ((a & above) >> 1)
+            b = (b & ~above) | ((b & above) >> 1)
+            cp = (cp & ~above) | ((cp & above) >> 1)
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
     return key_hash(key[0], key[1])
+
+
+cdef inline void point_shift(uint64_t mine, uint64_t theirs, int* dmin, int* dmax) noexcept nogil:
+    """How the points of the cards present ``mine`` differ from ``theirs`` (same relative ranks).
+
+    Pairing each suit's cards by relative rank, the twin positions' lines of
+    play correspond one to one with the same trick winners; a line's future
+    declarer points differ by the differences of the pairs he takes: at
+    least ``dmin`` (the negative ones), at most ``dmax`` (the positive ones).
+    """
+    cdef uint64_t x, y
+    cdef int s, d
+    dmin[0] = 0
+    dmax[0] = 0
+    for s in range(4):
+        x = mine & SUITMASK[s]
+        y = theirs & SUITMASK[s]
+        while x != y:      # same number of cards: the pairs above the last difference agree
+            d = POINTS[dd_ctz(x)] - POINTS[dd_ctz(y)]
+            if d > 0:
+                dmax[0] += d
+            else:
+                dmin[0] += d
+            x &= x - 1
+            y &= y - 1
 
 
 cdef inline int tt_encode(const Pos* p, int bonus, int v, bint upper) noexcept nogil:
@@ -803,12 +849,44 @@ cdef inline int tt_decode(const Pos* p, int bonus, int w) noexcept nogil:
 
 
 cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcept nogil:
+    """The entry of exactly this position, or NULL."""
     cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
     cdef int i
     for i in range(2):
-        if e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].gen == ctx.gen:
+        if (e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].exact == key[2]
+                and e[i].gen == ctx.gen):
             return &e[i]
     return NULL
+
+
+cdef inline bint tt_lookup(Ctx* ctx, const Pos* p, const uint64_t* key, uint64_t h,
+                           int* lo, int* hi) noexcept nogil:
+    """Bounds on the final points from this position's entry and its twins' (shifted); False if none."""
+    cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
+    cdef int i, wl, wu, dmin, dmax, l, u
+    cdef bint found = False
+    for i in range(2):
+        if e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].gen == ctx.gen:
+            wl = e[i].lower
+            wu = e[i].upper
+            if e[i].exact != key[2]:
+                point_shift(key[2], e[i].exact, &dmin, &dmax)
+                # in the stored scale (see tt_encode) -1 is "no trick for the
+                # declarer", the same in both twins; trick points stay >= 0
+                if wl >= 0 or p.has_trick:
+                    wl += dmin
+                    if wl < 0:
+                        wl = 0
+                if wu >= 0 or p.has_trick:
+                    wu += dmax
+            l = tt_decode(p, ctx.bonus, wl)
+            u = tt_decode(p, ctx.bonus, wu)
+            if not found or l > lo[0]:
+                lo[0] = l
+            if not found or u < hi[0]:
+                hi[0] = u
+            found = True
+    return found
 
 
 cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
@@ -828,6 +906,7 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
             e = &b[1]
         e.key[0] = key[0]
         e.key[1] = key[1]
+        e.exact = key[2]
         e.gen = ctx.gen
         e.lower = lower
         e.upper = upper
@@ -849,6 +928,7 @@ cdef void tt_grow(Ctx* ctx) noexcept nogil:
     cdef uint64_t i, n = ctx.tt_small + 1
     cdef TTEntry t
     cdef uint64_t h
+    cdef uint64_t k3[3]
     ctx.tt_mask = ctx.tt_full
     for i in range(n):
         if ctx.tt[i].gen != ctx.gen:
@@ -858,7 +938,10 @@ cdef void tt_grow(Ctx* ctx) noexcept nogil:
             continue
         t = ctx.tt[i]
         ctx.tt[i].gen = ctx.gen - 1
-        tt_store(ctx, t.key, h, t.lower, t.upper, t.depth)
+        k3[0] = t.key[0]
+        k3[1] = t.key[1]
+        k3[2] = t.exact
+        tt_store(ctx, k3, h, t.lower, t.upper, t.depth)
 
 
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
@@ -867,8 +950,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
     cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul, later_d = 0, later_f = 0
-    cdef uint64_t key[2]
-    cdef TTEntry* e = NULL
+    cdef uint64_t key[3]
     cdef Pos child
     ctx.nodes += 1
 
@@ -940,10 +1022,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
-        e = tt_probe(ctx, key, h)
-        if e != NULL:
-            lo = tt_decode(p, ctx.bonus, e.lower)
-            hi = tt_decode(p, ctx.bonus, e.upper)
+        if tt_lookup(ctx, p, key, h, &lo, &hi):
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -1036,10 +1115,13 @@ cdef inline int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
 cdef class Core:
     """Owns a transposition table and one root position (seat 0 = declarer)."""
 
-    def __cinit__(self, int tt_mb=64):
+    def __cinit__(self, int tt_mb=64, int64_t grow_after=GROW_NODES):
         cdef size_t want
         if tt_mb < 1:
             raise ValueError(f"table size must be at least 1 MiB, not {tt_mb}")
+        if grow_after < 0:
+            raise ValueError(f"grow_after must be at least 0, not {grow_after}")
+        self.grow_after = grow_after
         want = (<size_t>tt_mb * 1024 * 1024) // sizeof(TTEntry)
         self.n_entries = 2
         while self.n_entries * 2 <= want:
@@ -1117,7 +1199,7 @@ cdef class Core:
         # from solve to solve); a big search moves to the whole table
         self.ctx.tt_small = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.tt_mask = self.ctx.tt_small
-        self.ctx.grow_at = GROW_NODES
+        self.ctx.grow_at = self.grow_after
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property

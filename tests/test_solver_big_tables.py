@@ -7,7 +7,10 @@ there, so here the 40 hard full deals of the oracle file
 ``../shared/oracle/positions_hard.json`` (solved by an independent
 implementation: the value and every opening lead's value) are solved with
 tables of 1, 2, 64 and 256 MiB, each table reused from deal to deal as a
-program would: every result must be the oracle's, whatever the size.
+program would, and by the core with tables that grow after a few thousand
+nodes (so the rehash runs in the middle of nearly every search, whatever
+the speed of the solver): every result must be the oracle's, whatever the
+size.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from helpers import ORACLE
 from test_oracle import build
 
-from dobbm_solver._search import GROW_AFTER_NODES, SMALL_TABLE_ENTRIES
+from dobbm_solver._search import GROW_AFTER_NODES, SMALL_TABLE_ENTRIES, Core
 from dobbm_solver.cards import card_name
 from dobbm_solver.solver import Solver
 
@@ -57,9 +60,9 @@ def test_hard_deals_match_the_oracle_whatever_the_table(deals, tt_mb):
             bad.append(f"hard deal {i}: value {sol.declarer_points}, cards {cards}; "
                        f"oracle {e['declarer_points']}, {e['cards']}")
     assert not bad, f"{tt_mb} MiB table:\n" + "\n".join(bad)
-    # the searches that grow the table (all but the 1 MiB one): if the solver
-    # gets so fast that few remain, this file needs bigger searches
-    assert big_searches >= 10 and grows == (tt_mb > 1), big_searches
+    # a few searches grow the default table (all but the 1 MiB one); the core
+    # tests below make every table grow
+    assert big_searches >= 1 and grows == (tt_mb > 1), big_searches
 
 
 def _root(deal) -> tuple:
@@ -67,6 +70,23 @@ def _root(deal) -> tuple:
     active = deal.active_seats
     d = active.index(deal.declarer)
     return [deal.hands[active[(d + k) % 4]] for k in range(4)], 0, [], 0, False, deal.bonus_points
+
+
+@pytest.mark.parametrize("tt_mb, grow_after", [(2, 500), (64, 2000), (256, 8000)])
+def test_tables_growing_in_every_search_change_nothing(deals, tt_mb, grow_after):
+    core = Core(tt_mb, grow_after)
+    bad, grown = [], 0
+    for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
+        core.set_position(*_root(deal))
+        value = core.value()
+        grown += core.nodes > grow_after
+        core.set_position(*_root(deal))
+        cards = {card_name(c): v for c, v in core.card_values()}
+        grown += core.nodes > grow_after
+        if value != e["declarer_points"] or cards != e["cards"]:
+            bad.append(f"hard deal {i}: value {value}, cards {cards}; oracle {e['declarer_points']}, {e['cards']}")
+    assert not bad, f"{tt_mb} MiB table growing after {grow_after} nodes:\n" + "\n".join(bad)
+    assert grown >= 40, grown   # of the 80 searches
 
 
 def test_a_kept_table_used_whole_changes_nothing(deals):
