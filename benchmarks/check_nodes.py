@@ -48,7 +48,7 @@ def measure() -> list[Record]:
     out: list[Record] = []
     for deal in load_hand_file(DEALS):
         sol = solver.solve(deal)
-        an = solver.analyse(deal)
+        an = solver.analyze(deal)
         out.append({"declarer_points": sol.declarer_points,
                     "cards": {card_name(c): v for c, v in sorted(an.cards.items())},
                     "value_nodes": sol.nodes, "analysis_nodes": an.nodes})

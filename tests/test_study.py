@@ -504,6 +504,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
 # Dask (last: it leaves threads behind in this process)
 
 
+@pytest.mark.slow   # starts a local cluster
 def test_dask_cluster_gives_the_local_rows(local_rows, study_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.jsonl"
