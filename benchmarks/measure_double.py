@@ -21,8 +21,7 @@ import math
 import random
 import statistics
 
-from dobbm_solver.analyzer import analyze_double, bidding, bid_probabilities, make_view
-from dobbm_solver.analyzer import sampling
+from dobbm_solver.analyzer import analyze_double, bid_probabilities, bidding, make_view, sampling
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_specs

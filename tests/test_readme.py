@@ -181,7 +181,8 @@ def test_layout_names_every_module() -> None:
     for path in sorted(pkg.rglob("*.py")) + sorted(pkg.glob("*.pyx")):
         if path.name == "__init__.py":
             continue
-        assert re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout), f"Layout does not name {path.relative_to(ROOT)}"
+        named = re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout)
+        assert named, f"Layout does not name {path.relative_to(ROOT)}"
     listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|/)", layout.split("```text", 1)[1], flags=re.M)
     for name in listed:
         assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / name).is_dir() \
