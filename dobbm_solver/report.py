@@ -201,22 +201,33 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
     """A small table: option, expected units, win %, expected points, error.
 
     With ``limit``, only the first ``limit`` options and a line saying how many more.
+    Options that play the same show as one row (``+N alike``).  Where options
+    rest on different numbers of samples (the lay-aways dropped at each cut), a
+    line marks where each group starts.
     """
     opts = advice.options if limit is None else advice.options[:limit]
-    width = max(8, *(len(_option_name(o.option)) for o in opts))
+    names = [_option_name(o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
+    width = max(8, *(len(n) for n in names))
     rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
             f"{advice.samples} samples, seed {advice.seed}",
             f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
             "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
-    for o in opts:
+    staged = len({o.samples for o in advice.options}) > 1 and advice.command == "discard"
+    for k, (o, name) in enumerate(zip(opts, names)):
+        if staged and k and o.samples != opts[k - 1].samples:
+            rows.append(f"  -- dropped after {o.samples} sample{'s' if o.samples != 1 else ''}, "
+                        "ranked by units among themselves --")
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
-        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
+        rows.append(f"  {name:<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
                     f"{err:>7}  {o.samples:>7}")
     rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
     if len(opts) < len(advice.options):
-        rows.append(f"  ({len(advice.options) - len(opts)} more lay-aways: --all shows every one)")
+        more = advice.options[len(opts):]
+        count = sum(1 + len(o.alike) for o in more)
+        shown = f"{len(more)} more rows, {count} lay-aways" if count != len(more) else f"{count} more lay-aways"
+        rows.append(f"  ({shown}: --all shows every one)")
     return "\n".join(rows)
 
 
