@@ -287,9 +287,9 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
 
 def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
-    from .analyzer import analyze_bid, analyze_discard, analyze_double, make_view
+    from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
-    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double}[command]
+    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
     views = [(title, _guard(lambda: make_view(spec, command))) for title, spec in _read_specs(file, deal_line)]
     for n, (title, view) in enumerate(views):
         bar = None
@@ -382,6 +382,19 @@ def double(file: str | None, deal_line: str | None, samples: int | None, seed: i
     """
     _analyze("double", file, deal_line, samples, seed, jobs, as_json, quiet)
 
+
+@main.command(context_settings=CONTEXT)
+@_analyzer_options
+def play(file: str | None, deal_line: str | None, samples: int | None, seed: int | None, jobs: int | None,
+         as_json: bool, quiet: bool) -> None:
+    """Which card now? `me` is to play the next card; `tricks` holds the play so far.
+
+    The unseen cards are sampled consistent with the bids, the lay-away rule, the cards
+    played and the voids shown; every sample is solved with open cards, every legal card
+    valued, and the cards ranked by expected units on the same samples. Open-card play of
+    each sample flatters the side with guesses to make (strategy fusion).
+    """
+    _analyze("play", file, deal_line, samples, seed, jobs, as_json, quiet, None)
 
 
 if __name__ == "__main__":  # pragma: no cover

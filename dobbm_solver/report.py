@@ -206,7 +206,10 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
     line marks where each group starts.
     """
     opts = advice.options if limit is None else advice.options[:limit]
-    names = [_option_name(o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
+    if advice.command == "discard":
+        names = [_option_name(o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
+    else:
+        names = [" ".join([_option_name(o.option), *map(_option_name, o.alike)]) for o in opts]
     width = max(8, *(len(n) for n in names))
     rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
             f"{advice.samples} samples, seed {advice.seed}",
