@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import StudyError
-from .rows import INT_FIELDS
+from .rows import INT_FIELDS, MODES, columns
 
-__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "output_format", "csv_line", "csv_header",
-           "decode_line", "format_line", "parse_line"]
+__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "JSON_ROW_START", "output_format", "csv_line", "csv_header",
+           "csv_records", "decode_line", "format_line", "parse_line", "is_study_row"]
 
 JSON_SUFFIXES: tuple[str, ...] = (".jsonl", ".json", ".ndjson")
 CSV_SUFFIXES: tuple[str, ...] = (".csv",)
@@ -30,11 +30,37 @@ def output_format(path: str | os.PathLike[str]) -> str:
                      f"not {suffix or 'no suffix'!r}")
 
 
+#: How every JSON row written by a study begins (its first key is ``id``).
+JSON_ROW_START = b'{"id": "'
+
+
 def csv_line(values: Sequence[Any]) -> str:
-    """One CSV record, with its newline."""
+    """One CSV record, with its newline.  A value holding a newline, carriage return,
+    comma or quote is quoted (the record then spans lines)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(values)
-    return buf.getvalue()
+    # with "\r\n" as terminator the writer quotes values holding either character
+    # ("\n" alone would leave a bare "\r" unquoted); the record ends in "\n" all the same
+    csv.writer(buf, lineterminator="\r\n").writerow(values)
+    return buf.getvalue()[:-2] + "\n"
+
+
+def csv_records(data: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
+    """The whole CSV records of ``data`` (each with the line it starts on, without its
+    newline) and what follows the last newline that ends a record: a cut-short tail,
+    empty if the data ends with a whole record.  A newline inside quotes is part of
+    the record; the quote and newline bytes never occur inside a UTF-8 sequence."""
+    records: list[tuple[int, bytes]] = []
+    start, line, quoted = 0, 1, False
+    first_line = 1
+    for i, b in enumerate(data):
+        if b == 0x22:      # '"'
+            quoted = not quoted
+        elif b == 0x0A:    # '\n'
+            line += 1
+            if not quoted:
+                records.append((first_line, data[start:i]))
+                start, first_line = i + 1, line
+    return records, data[start:]
 
 
 def csv_header(line: str) -> list[str]:
@@ -59,6 +85,15 @@ def _csv_value(v: Any) -> Any:
     return v
 
 
+def is_study_row(obj: object) -> bool:
+    """Whether a parsed JSON value is a row as a study writes it: an object with
+    exactly the keys of its mode's columns, string ``id`` and ``hash``."""
+    if not isinstance(obj, dict) or obj.get("mode") not in MODES:
+        return False
+    return (set(obj) == set(columns(obj["mode"])) and isinstance(obj.get("id"), str)
+            and isinstance(obj.get("hash"), str))
+
+
 def format_line(fmt: str, row: dict[str, Any], columns: Sequence[str]) -> str:
     """The row as one line of ``fmt`` (``columns`` give the CSV order), with its newline."""
     if fmt == "jsonl":
@@ -67,23 +102,23 @@ def format_line(fmt: str, row: dict[str, Any], columns: Sequence[str]) -> str:
 
 
 def parse_line(fmt: str, text: str, header: list[str] | None) -> dict[str, Any] | None:
-    """One stored row, or None if the line is not a whole row."""
+    """One stored row as a study writes it (see :func:`is_study_row`), or None if the
+    line (a CSV record: the lines of one record, without the last newline) is not one."""
     if fmt == "jsonl":
         try:
             obj = json.loads(text)
         except ValueError:
             return None
-        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str) or not isinstance(obj.get("hash"), str):
-            return None
-        return obj
+        return obj if is_study_row(obj) else None
     assert header is not None
     try:
-        (values,) = list(csv.reader([text]))
+        records = list(csv.reader(io.StringIO(text, newline="")))
     except (csv.Error, ValueError):
         return None
-    if len(values) != len(header):
+    if len(records) != 1 or len(records[0]) != len(header):
         return None
-    return _typed(dict(zip(header, values)))
+    row = _typed(dict(zip(header, records[0])))
+    return row if is_study_row(row) else None
 
 
 def _typed(row: dict[str, Any]) -> dict[str, Any]:
