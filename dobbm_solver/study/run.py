@@ -34,6 +34,7 @@ class StudySummary:
     where: str = "local"            # "local" or the scheduler address
     seconds: float = 0.0
     interrupted: bool = False
+    output_read: bool = False       # the output was read (the counts above are known)
 
     @property
     def in_output(self) -> int:
@@ -56,6 +57,10 @@ class StudySummary:
         if self.truncated_dropped:
             parts.append("a cut-short last line dropped")
         left = self.total - self.in_output
+        if self.interrupted and not self.output_read:
+            during = "" if self.where == "local" else f" (while connecting to {self.where})"
+            return (f"interrupted before {self.output} was read{during}: nothing written; "
+                    "run the same command again")
         if self.interrupted:
             return (f"interrupted: {', '.join(parts)}; {self.in_output} of {self.total} in "
                     f"{self.output}, {left} left: run the same command again to resume")
@@ -109,6 +114,7 @@ def _plan(out: ResultFile, unique: list[StudyDeal], limit: int | None,
           summary: StudySummary) -> list[StudyDeal]:
     """Prepare the output; the deals to solve in this run (counted in ``summary``)."""
     done, summary.stale_dropped, summary.truncated_dropped = out.prepare(unique)
+    summary.output_read = True
     todo = [it for it in unique if it.key not in done]
     summary.skipped = len(unique) - len(todo)
     if limit is not None:
