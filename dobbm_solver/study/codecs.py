@@ -6,14 +6,15 @@ import csv
 import io
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import StudyError
 from .rows import INT_FIELDS, MODES, columns
 
-__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "JSON_ROW_START", "output_format", "csv_line", "csv_header",
-           "csv_records", "decode_line", "format_line", "parse_line", "is_study_row"]
+__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "output_format", "csv_line", "csv_header",
+           "csv_records", "decode_line", "format_line", "parse_line", "is_study_row", "is_cut_row"]
 
 JSON_SUFFIXES: tuple[str, ...] = (".jsonl", ".json", ".ndjson")
 CSV_SUFFIXES: tuple[str, ...] = (".csv",)
@@ -30,8 +31,13 @@ def output_format(path: str | os.PathLike[str]) -> str:
                      f"not {suffix or 'no suffix'!r}")
 
 
-#: How every JSON row written by a study begins (its first key is ``id``).
-JSON_ROW_START = b'{"id": "'
+_MODE = b"(?:" + b"|".join(m.encode() for m in MODES) + b")"
+_HASH = b"[0-9a-f]{16}"
+#: How every row a study writes begins: its id, the 16 hex digits of its hash, its mode.
+_CUT_ROW = {
+    "jsonl": re.compile(rb'\{"id": "(?:[^"\\]|\\.)*", "hash": "' + _HASH + b'", "mode": "' + _MODE + b'"'),
+    "csv": re.compile(rb'(?:"(?:[^"]|"")*"|[^",\r\n]*),' + _HASH + b"," + _MODE + b"(?:,|$)"),
+}
 
 
 def csv_line(values: Sequence[Any]) -> str:
@@ -92,6 +98,12 @@ def is_study_row(obj: object) -> bool:
         return False
     return (set(obj) == set(columns(obj["mode"])) and isinstance(obj.get("id"), str)
             and isinstance(obj.get("hash"), str))
+
+
+def is_cut_row(fmt: str, tail: bytes) -> bool:
+    """Whether ``tail`` (the end of a file, after its last newline) is a row a study
+    wrote, cut short: it begins with a row's id, hash and mode as a study writes them."""
+    return _CUT_ROW[fmt].match(tail) is not None
 
 
 def format_line(fmt: str, row: dict[str, Any], columns: Sequence[str]) -> str:

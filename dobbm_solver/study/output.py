@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .codecs import (
-    JSON_ROW_START,
     csv_header,
     csv_line,
     csv_records,
     decode_line,
     format_line,
+    is_cut_row,
     output_format,
     parse_line,
 )
@@ -71,13 +71,6 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _tail_is_cut_row(fmt: str, tail: bytes, header: bytes | None) -> bool:
-    """Whether ``tail`` (no newline after it) can be the start of a row a study wrote."""
-    if fmt == "jsonl":
-        return tail.startswith(JSON_ROW_START) or JSON_ROW_START.startswith(tail)
-    return header is not None or any(csv_line(c).encode().startswith(tail) for c in (VALUE_COLUMNS, ANALYSE_COLUMNS))
-
-
 def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
     """The contents of a result file, checked line by line: a :class:`StudyError` names
     the first line that a study did not write (see the module's ownership rule)."""
@@ -106,9 +99,9 @@ def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
         if not out.rows and out.header is None:
             raise StudyError(f"{name}: holds no result row of a study, and line {last} has no newline "
                              f"at the end; {_NOT_OURS}")
-        if not _tail_is_cut_row(fmt, tail, out.header):
+        if not is_cut_row(fmt, tail):
             raise StudyError(f"{name}: line {last} (no newline at the end) is not a result row cut "
-                             f"short; {_NOT_OURS}")
+                             f"short (if it is one, delete it and run again); {_NOT_OURS}")
     return out
 
 

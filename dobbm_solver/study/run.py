@@ -100,10 +100,17 @@ def _check_options(mode: str, jobs: int | None, scheduler: str | None, tt_mb: in
 
 
 def _unique(items: Sequence[StudyDeal]) -> list[StudyDeal]:
-    """The items, the first of each id only."""
+    """The items, the first of each id only; a :class:`StudyError` for an id that cannot
+    be written as UTF-8 (a file name that is not UTF-8)."""
     ids: set[str] = set()
     unique: list[StudyDeal] = []
     for it in items:
+        try:
+            it.id.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = it.id.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise StudyError(f"{shown}: the name is not UTF-8 text and cannot be written "
+                             "to the output; rename the file") from None
         if it.id not in ids:
             ids.add(it.id)
             unique.append(it)
