@@ -170,3 +170,19 @@ def test_sh_blocks(scratch: Path) -> None:
                     continue
                 done = run_shell(step, scratch)
                 assert done.returncode == 0, f"{b}: `{step}` failed:\n{done.stderr}"
+
+
+def test_layout_names_every_module() -> None:
+    """README's Layout section lists every module of the package, and nothing else."""
+    text = README.read_text(encoding="utf-8")
+    layout = text[text.index("## Layout"):]
+    layout = layout[:layout.index("\n## ", 1)]
+    pkg = ROOT / "dobbm_solver"
+    for path in sorted(pkg.rglob("*.py")) + sorted(pkg.glob("*.pyx")):
+        if path.name == "__init__.py":
+            continue
+        assert re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout), f"Layout does not name {path.relative_to(ROOT)}"
+    listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|/)", layout.split("```text", 1)[1], flags=re.M)
+    for name in listed:
+        assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / name).is_dir() \
+            or (ROOT / name).is_dir(), f"Layout names {name}, which is not in the tree"
