@@ -221,6 +221,29 @@ def read_results_bytes(tmp_path: Path, fmt: str, data: bytes) -> list[dict]:
     return read_results(ref)
 
 
+@SETTINGS
+@given(data=st.binary(max_size=300) | st.text(st.sampled_from('{}[]",:\n\r\\ab0#é'), max_size=200).map(str.encode),
+       fmt=st.sampled_from(["jsonl", "csv"]))
+def test_any_bytes_are_rows_or_one_clear_error(tmp_path, data, fmt):
+    from dobbm_solver.study.output import parse_results
+    try:
+        found = parse_results(data, fmt, "f")
+    except StudyError as e:
+        assert str(e).startswith("f: ") and "\n" not in str(e)
+    else:   # then it is all rows a study writes, with at most a cut-short last one
+        assert all(raw in data for raw, _ in found.rows) and data.endswith(found.tail)
+
+
+@pytest.mark.parametrize("line", [b"[" * 100_000, b"a" * 200_000, b'{"id": "' + b"x" * 100_000])
+def test_a_huge_or_deep_foreign_line_is_one_short_error(tmp_path, line):
+    for fmt in ("jsonl", "csv"):
+        out = tmp_path / f"big.{fmt}"
+        out.write_bytes(line + b"\n")
+        with pytest.raises(StudyError, match="not a study output") as e:
+            run_study(small_items(), out, jobs=1)
+        assert len(str(e.value)) < 300 and out.read_bytes() == line + b"\n"
+
+
 # --------------------------------------------------------------------------
 # links and special files
 
@@ -251,6 +274,8 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     assert done.returncode == 2
     assert done.stderr == f"Error: {fifo}: is a named pipe (FIFO); give a regular file\n"
     assert fifo.is_fifo()
+    with pytest.raises(StudyError, match="is a named pipe"):   # and reading it does not wait for a writer
+        read_results(fifo)
 
 
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from .errors import StudyError
 from .rows import INT_FIELDS, MODES, columns
 
-__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "output_format", "csv_line", "csv_header",
+__all__ = ["JSON_SUFFIXES", "CSV_SUFFIXES", "output_format", "shown_columns", "csv_line", "csv_header",
            "csv_records", "decode_line", "format_line", "parse_line", "is_study_row", "is_cut_row"]
 
 JSON_SUFFIXES: tuple[str, ...] = (".jsonl", ".json", ".ndjson")
@@ -69,6 +69,12 @@ def csv_records(data: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
     return records, data[start:]
 
 
+def shown_columns(names: Sequence[str], most: int = 60) -> str:
+    """The first column names of a header, for a message: at most ``most`` characters."""
+    text = ",".join(names[:3]) or "nothing"
+    return text if len(text) <= most else text[:most] + "..."
+
+
 def csv_header(line: str) -> list[str]:
     """The column names of a CSV header line ([] if it is not one)."""
     try:
@@ -119,7 +125,7 @@ def parse_line(fmt: str, text: str, header: list[str] | None) -> dict[str, Any] 
     if fmt == "jsonl":
         try:
             obj = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: a foreign line nested deep
             return None
         return obj if is_study_row(obj) else None
     assert header is not None

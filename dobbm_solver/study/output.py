@@ -28,6 +28,7 @@ from .codecs import (
     is_cut_row,
     output_format,
     parse_line,
+    shown_columns,
 )
 from .collect import StudyDeal
 from .errors import StudyError, StudyRunError
@@ -86,7 +87,7 @@ def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
         names = csv_header(decode_line(first) or "")
         if names not in (list(VALUE_COLUMNS), list(ANALYSE_COLUMNS)):
             raise StudyError(f"{name}: line 1 is not the header of a study's CSV "
-                             f"(first: {','.join(names[:3]) or 'nothing'}); {_NOT_OURS}")
+                             f"(first: {shown_columns(names)}); {_NOT_OURS}")
         out.header, out.columns = first, names
     for n, raw in records:
         text = decode_line(raw)
@@ -177,7 +178,7 @@ class ResultFile:
         if found.header is not None and found.columns != list(self.columns):
             raise StudyError(
                 f"{self.name}: its columns are not those of a --mode {self.mode} study "
-                f"(first: {','.join(found.columns[:3]) or 'nothing'}); use another output file")
+                f"(first: {shown_columns(found.columns)}); use another output file")
         for _, row in found.rows:
             if row["mode"] != self.mode:
                 raise StudyError(f"{self.name}: holds --mode {row['mode']} results, this study is "
@@ -275,7 +276,11 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     :class:`StudyError`."""
     fmt = output_format(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise StudyError(f"{path}: is {_kind(mode)}; not a study output")
+            data = f.read()
     except OSError as e:
         raise StudyError(f"{path}: {e.strerror or e}") from None
     try:   # up to the last newline: a row cut short may end inside a character
