@@ -212,7 +212,9 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Result file, one row per deal: .jsonl/.json JSON lines, .csv CSV. "
-                   "Deals already in it are skipped, so rerunning resumes.")
+                   "Deals already in it are skipped, so rerunning resumes. A file holding "
+                   "anything but a study's rows is refused and left as it is; a link is "
+                   "written through.")
 @click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
               help="value: the declarer's points under best play; analyse: also the best card "
                    "and a best line.")
@@ -220,7 +222,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
               help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "
                    "[default: all cores]")
 @click.option("--scheduler", metavar="ADDRESS",
-              help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
+              help="Run on the Dask cluster at ADDRESS ([tcp://]HOST:PORT, e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
 @click.option("--limit", type=click.IntRange(0), metavar="N",
               help="Solve at most N deals not yet in FILE, then stop.")
