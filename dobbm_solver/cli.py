@@ -391,10 +391,10 @@ def double(file: str | None, deal_line: str | None, samples: int | None, seed: i
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int) -> None:
-    """Review a played hand card by card with open cards: `hands` as held now, `tricks`
-    as played (any number, the last maybe unfinished).
+    """Review a played hand card by card with open cards.
 
-    For every card: the declarer's points under best play before and after it, what it
+    FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
+    unfinished). For every card: the declarer's points under best play before and after it, what it
     cost its side, and the best cards instead. Then each player's losses in points and
     units, and the first card that changed the result. A hand with no trick played has
     nothing to review (it says so); a revoke in the tricks is an error.
