@@ -121,6 +121,7 @@ def main() -> None:
       dobbm double hands/double.yaml            Schwacher or play on
       dobbm check hands/example.yaml            validate and normalise a hand file
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
+      dobbm review hands/played.yaml            what each card played cost, with open cards
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
 
     Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
@@ -397,6 +398,42 @@ def play(file: str | None, deal_line: str | None, samples: int | None, seed: int
     each sample flatters the side with guesses to make (strategy fusion).
     """
     _analyze("play", file, deal_line, samples, seed, jobs, as_json, quiet, None)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", required=False)
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
+              help="Transposition table size in MiB.")
+def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int) -> None:
+    """Review a played hand card by card with open cards.
+
+    FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
+    unfinished). For every card: the declarer's points under best play before and after it, what it
+    cost its side, and the best cards instead. Then each player's losses in points and
+    units, and the first card that changed the result. A hand with no trick played has
+    nothing to review (it says so); a revoke in the tricks is an error.
+    """
+    from .report_review import review_dict, review_text
+    from .review import review_hand
+
+    deals = _read_deals(file, deal_line)
+    try:
+        solver = _guard(lambda: Solver(tt_mb))
+    except MemoryError as e:  # the table is allocated up front: too big for this machine
+        raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
+    for n, (title, deal) in enumerate(deals):
+        try:
+            result = review_hand(solver, deal)
+        except DobbmError as e:   # the deal loaded, but has no play to review
+            raise BadInput(f"{title}: {e}") from None
+        if as_json:
+            click.echo(json.dumps(review_dict(result)))
+        else:
+            if n:
+                click.echo()
+            click.echo(review_text(result, title))
 
 
 if __name__ == "__main__":  # pragma: no cover
