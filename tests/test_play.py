@@ -130,3 +130,32 @@ def test_cli_bad_view_exit_2() -> None:
     r = CliRunner().invoke(main, ["play", "-", "--seed", "1"], input=PLAY.replace("me: Dave", "me: Cora")
                            .replace("  Dave: E10 EU E8 E7 L9", "  Cora: H8 EK E6 SA SU"))
     assert r.exit_code == 2 and "Error:" in r.output and "turn to play" in r.output
+
+
+def test_monte_carlo_player_plays_a_hand_from_its_own_view() -> None:
+    """The Monte Carlo strategy in play_hand: legal cards, the hand finished, the same
+    hand again for the same seed, and it is never given the open deal."""
+    from dobbm_solver.analyzer.strategy import monte_carlo_strategy
+    from dobbm_solver.table import open_card_strategy, play_hand
+
+    deal = random_deal(random.Random(11))
+    seen = []
+
+    class Watch:
+        sees_all_cards = False
+
+        def __init__(self) -> None:
+            self.inner = monte_carlo_strategy(samples=4, seed=3)
+
+        def __call__(self, view):
+            seen.append(view.open_deal)
+            return self.inner(view)
+
+    defender = next(s for s in deal.active_seats if s != deal.declarer)
+    strategies = {s: open_card_strategy(Solver(8)) for s in deal.active_seats}
+    strategies[defender] = Watch()
+    done = play_hand(deal, strategies)
+    assert len(done.tricks) == 8 and all(len(t) == 4 for t in done.tricks)
+    assert seen and all(d is None for d in seen)
+    strategies[defender] = monte_carlo_strategy(samples=4, seed=3)
+    assert play_hand(deal, strategies).tricks == done.tricks
