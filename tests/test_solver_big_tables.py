@@ -53,7 +53,7 @@ def test_hard_deals_match_the_oracle_whatever_the_table(deals, tt_mb):
     bad, big_searches = [], 0
     for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
         sol = solver.solve(deal)
-        an = solver.analyse(deal)
+        an = solver.analyze(deal)
         cards = {card_name(c): v for c, v in an.cards.items()}
         big_searches += (sol.nodes > GROW_AFTER_NODES) + (an.nodes > GROW_AFTER_NODES)
         if sol.declarer_points != e["declarer_points"] or cards != e["cards"]:
