@@ -9,7 +9,7 @@ explore more nodes shows here on any machine.  Run from the repository root:
 The figures live in ``benchmarks/nodes.json``: for every deal of
 ``hands/benchmark.yaml``, from the opening lead with the default 64 MiB table,
 the value and the nodes of a value-only solve (``solve``), and every legal
-card's value and the nodes of the analysis (``analyse``: every card's value and
+card's value and the nodes of the analysis (``analyze``: every card's value and
 a best line).  The check fails when a deal is missing or extra, when any value
 differs, when the total of either kind of nodes grows at all, or when one
 deal's nodes grow by more than ``DEAL_GROWTH`` and ``DEAL_SLACK`` nodes (so

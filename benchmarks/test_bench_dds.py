@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -37,7 +37,7 @@ SUITS = "SHDC"
 RANKS = "AKQJT98765432"
 
 
-def bridge_ending(rng: random.Random) -> object:
+def bridge_ending(rng: random.Random) -> Any:
     """A random 32-card bridge ending: 8 random cards a hand, a random trump suit and leader."""
     cards = rng.sample([(s, r) for s in range(4) for r in range(13)], 4 * HAND_CARDS)
     hands = []
