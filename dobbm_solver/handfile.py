@@ -510,6 +510,33 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
     return d
 
 
+def spec_to_dict(spec: HandSpec) -> dict[str, Any]:
+    """The YAML form of a spec, a player's partial view too: ``me`` first, then only the
+    keys it gives; a seat whose hand is not known is left out of ``hands``."""
+    d: dict[str, Any] = {}
+    if spec.me is not None:
+        d["me"] = spec.me
+    d["seats"] = list(spec.seats)
+    for key in ("declarer", "contract"):
+        if getattr(spec, key) is not None:
+            d[key] = getattr(spec, key)
+    d["hands"] = {s: _names(spec.hands[s]) for s in spec.seats if s in spec.hands}
+    for key in ("dobb", "discard"):
+        if getattr(spec, key) is not None:
+            d[key] = _names(getattr(spec, key))
+    if spec.tricks:
+        d["tricks"] = [" ".join(card_name(c) for c in t) for t in spec.tricks]
+    if spec.doublings:
+        d["doublings"] = spec.doublings
+    if spec.dealer is not None:
+        d["dealer"] = spec.dealer
+    if spec.bids:
+        d["bids"] = [{who: bid} for who, bid in spec.bids]
+    if spec.must is not None:
+        d["must"] = spec.must
+    return d
+
+
 class _Dumper(yaml.SafeDumper):
     """Block style, except the seat list, which reads best on one line."""
 
@@ -537,3 +564,11 @@ def dump_deals_yaml(deals: Iterable[Deal]) -> str:
 def dump_deal_yaml(deal: Deal) -> str:
     """One deal as a YAML document."""
     return dump_deals_yaml([deal])
+
+
+def dump_spec_yaml(spec: HandSpec) -> str:
+    """One spec (a player's view too) as a YAML document."""
+    d = spec_to_dict(spec)
+    d["seats"] = _FlowList(d["seats"])
+    return yaml.dump(d, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=1000)

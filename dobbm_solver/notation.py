@@ -190,7 +190,7 @@ def _keyword_value(kw: str, value: str) -> Any:
     return value  # dealer, me: a seat name
 
 
-def _translate(e: HandFileError) -> NotationError:
+def in_notation_words(e: HandFileError) -> NotationError:
     """A hand-file error in the words of the notation: ``hands.Anna`` is segment ``Anna``."""
     return NotationError(_segment_of(e.key), re.sub(r"\bhands\.(\S+)", r"\1's hand", e.message))
 
@@ -201,18 +201,18 @@ def parse_spec_line(text: str) -> HandSpec:
     try:
         return parse_spec(raw, "<line>")
     except HandFileError as e:
-        raise _translate(e) from None
+        raise in_notation_words(e) from None
 
 
-def parse_deal_line(text: str) -> Deal:
-    """The validated :class:`Deal` of a deal line."""
+def parse_deal_line(text: str, *, allow_revokes: bool = False) -> Deal:
+    """The validated :class:`Deal` of a deal line (``allow_revokes``: see :func:`spec_to_deal`)."""
     spec = parse_spec_line(text)
     if spec.declarer is None or spec.contract is None:
         raise NotationError(_HEAD, "missing: a deal line begins with CONTRACT DECLARER like 'dobbm Anna |'")
     try:
-        return spec_to_deal(spec)
+        return spec_to_deal(spec, allow_revokes=allow_revokes)
     except HandFileError as e:
-        raise _translate(e) from None
+        raise in_notation_words(e) from None
 
 
 def format_deal_line(deal: Deal) -> str:

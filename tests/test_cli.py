@@ -24,7 +24,7 @@ from reference import ref_legal, ref_line_points, ref_play, ref_state
 
 import dobbm_solver
 from dobbm_solver import cli
-from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward
+from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward, set_names
 from dobbm_solver.deal import Deal, replay
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
@@ -244,8 +244,9 @@ def test_multi_document_file(tmp_path):
                     encoding="utf-8")
     objs = json_lines(run("solve", "--json", str(path)))
     assert len(objs) == 3
-    for obj, n in zip(objs, names):
-        assert obj == solved_json(n)
+    for i, (obj, n) in enumerate(zip(objs, names), 1):
+        assert obj.pop("id") == f"{path}#{i}"
+        assert obj == {k: v for k, v in solved_json(n).items() if k != "id"}
     text = ok(run("solve", "-q", str(path))).stdout
     for i, n in enumerate(names, 1):
         assert f"{path}[{i}]: " in text
@@ -253,11 +254,47 @@ def test_multi_document_file(tmp_path):
     assert text.count("\n\n") == 2                                   # a blank line between deals
 
 
+def test_solve_takes_several_files_and_checks_all_before_solving(tmp_path):
+    names = ("midplay.yaml", "example.yaml", "discard_study.yaml")
+    objs = json_lines(run("solve", "--json", *(str(HANDS / n) for n in names)))
+    assert [o["id"] for o in objs] == [f"{HANDS / n}#1" for n in names]
+    assert [o["declarer_points"] for o in objs] == [solved_json(n)["declarer_points"] for n in names]
+    text = ok(run("solve", "-q", *(str(HANDS / n) for n in names))).stdout
+    assert [line.split(":")[0] for line in text.splitlines() if line.startswith("/")] == \
+        [str(HANDS / n) for n in names]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("hands: {}\n")
+    r = run("solve", str(HANDS / "midplay.yaml"), str(bad))
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith(f"Error: {bad}: ")
+
+
+def test_solve_json_names_the_lay_away_analysed():
+    study = solved_json("discard_study.yaml")
+    assert study["discard"] == study["discards"][0]["cards"]
+    assert f"discard: {' '.join(study['discard'])}" in study["deal"]
+    text = _solved_text("discard_study.yaml")
+    assert f"  lay-away analysed: {' '.join(study['discard'])} (the best of {len(study['discards'])} legal)" \
+        in text.splitlines()
+    for n in EXAMPLES:
+        obj, deal = solved_json(n), the_deal(n)
+        if deal.contract == "solo":
+            assert obj["discard"] is None
+        elif deal.discard is None:
+            assert obj["discard"] == obj["discards"][0]["cards"]
+        else:
+            assert obj["discard"] == set_names(deal.discard) and "discards" not in obj
+
+
+def test_solve_help_says_json_lines():
+    assert "JSON lines" in ok(run("solve", "--help")).stdout
+
+
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_deal_line_same_as_file(name):
     line = format_deal_line(the_deal(name))
     (obj,) = json_lines(run("solve", "--json", "--deal", line))
-    assert obj == solved_json(name)
+    assert obj.pop("id") == "--deal"
+    assert obj == {k: v for k, v in solved_json(name).items() if k != "id"}
     assert ok(run("solve", "--deal", line)).stdout.startswith("--deal: ")
 
 
@@ -265,7 +302,8 @@ def test_deal_line_same_as_file(name):
 def test_stdin_same_as_file(name):
     text = (HANDS / name).read_text(encoding="utf-8")
     (obj,) = json_lines(run("solve", "--json", "-", input=text))
-    assert obj == solved_json(name)
+    assert obj.pop("id") == "<stdin>#1"
+    assert obj == {k: v for k, v in solved_json(name).items() if k != "id"}
     assert ok(run("solve", "-", input=text)).stdout.startswith("<stdin>: ")
 
 
@@ -430,7 +468,7 @@ def test_directory_and_empty_file(tmp_path):
 ])
 def test_bad_deal_line(line, segment, words):
     err = one_error(run("solve", "--json", "--deal", line))
-    assert err.startswith(f"Error: segment {segment!r}: "), err
+    assert err.startswith(f"Error: --deal: segment {segment!r}: "), err
     assert words in err
 
 
@@ -493,7 +531,8 @@ def test_a_bug_in_the_solver_is_not_reported_as_bad_input(monkeypatch):
 
 def test_bad_input_from_the_library_is_exit_2(monkeypatch):
     monkeypatch.setattr(cli, "score_hand", _raising(DobbmError("tricks: not a finished hand")))
-    assert one_error(run("score", str(HANDS / "finished.yaml"))) == "Error: tricks: not a finished hand"
+    assert one_error(run("score", str(HANDS / "finished.yaml"))) == \
+        f"Error: {HANDS / 'finished.yaml'}: tricks: not a finished hand"
 
 
 def test_bad_input_found_while_printing_is_exit_2(monkeypatch):
