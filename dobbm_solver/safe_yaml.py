@@ -3,8 +3,8 @@
 PyYAML's safe loader builds no Python objects beyond plain data, but an
 alias shares a node, so a few hundred bytes of anchors and aliases can stand
 for billions of nodes once anything walks them (the "billion laughs").  The
-loader here counts every node as it composes it, an alias as the whole
-subtree it stands for, and stops at :data:`MAX_NODES` nodes, :data:`MAX_ALIASED`
+loader here first walks the parser's events, counting every node, an alias
+as the whole subtree it stands for, and refuses a text beyond :data:`MAX_NODES` nodes, :data:`MAX_ALIASED`
 characters of scalars, :data:`MAX_NESTING` levels of nesting and
 :data:`MAX_DOCUMENTS` documents.  A key given twice in one mapping is an
 error (YAML says keys are unique; PyYAML keeps the last).  A value that does
@@ -19,9 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from yaml.composer import Composer
+import yaml
+
 from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.events import AliasEvent
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
@@ -29,10 +38,10 @@ from .echo import brief
 
 __all__ = ["MAX_ALIASED", "MAX_DOCUMENTS", "MAX_NESTING", "MAX_NODES", "YamlLimit", "load_documents"]
 
-MAX_NODES = 2_000_000          # nodes in one file, an alias counted as the nodes it stands for
+MAX_NODES = 1_000_000          # nodes in one file, an alias counted as the nodes it stands for
 MAX_ALIASED = 32 * 1024 * 1024  # characters of scalars, aliased ones counted each time
 MAX_NESTING = 64               # collections open at once; a deal needs 3
-MAX_DOCUMENTS = 100_000        # documents in one file
+MAX_DOCUMENTS = 50_000         # documents in one file
 MAX_NUMBER_DIGITS = 30         # a longer integer is kept as its text (no deal needs it)
 
 _CParser: Any
@@ -47,51 +56,52 @@ class YamlLimit(Exception):
     """The text stands for more than the limits allow (message says which)."""
 
 
-class _CountingComposer(Composer):
-    """Compose nodes as PyYAML does, counting them and the depth as it goes."""
+def _check_size(text: str, parser: type) -> None:
+    """Walk the parser's events once, counting what the text stands for, before composing.
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.node_count = 0
-        self.char_count = 0
-        self.depth = 0
-        self.documents = 0
-        self.weights: dict[str, tuple[int, int]] = {}
-
-    def _add(self, nodes: int, chars: int) -> None:
-        self.node_count += nodes
-        self.char_count += chars
-        if self.node_count > MAX_NODES:
+    Every node counts one, an alias the nodes and scalar characters of what it
+    repeats; collections open at once count as nesting.  libyaml's composer
+    recurses once per level (deep nesting would crash it), and anything that
+    walks the composed data walks aliases expanded: both are bounded here.
+    """
+    nodes = chars = depth = documents = 0
+    weights: dict[str, tuple[int, int]] = {}
+    open_: list[tuple[str | None, int, int]] = []
+    for event in yaml.parse(text, Loader=parser):
+        kind = type(event)
+        if kind is ScalarEvent:
+            nodes += 1
+            chars += len(event.value)
+            if event.anchor is not None:
+                weights[event.anchor] = (1, len(event.value))
+        elif kind is SequenceStartEvent or kind is MappingStartEvent:
+            nodes += 1
+            depth += 1
+            if depth > MAX_NESTING:
+                raise YamlLimit(f"nested more than {MAX_NESTING} levels deep: not a hand file")
+            open_.append((event.anchor, nodes - 1, chars))
+        elif kind is SequenceEndEvent or kind is MappingEndEvent:
+            depth -= 1
+            anchor, n0, c0 = open_.pop()
+            if anchor is not None:
+                weights[anchor] = (nodes - n0, chars - c0)
+        elif kind is AliasEvent:
+            n, c = weights.get(event.anchor, (1, 0))
+            nodes += n
+            chars += c
+        elif kind is DocumentStartEvent:
+            documents += 1
+            if documents > MAX_DOCUMENTS:
+                raise YamlLimit(f"more than {MAX_DOCUMENTS} documents: split the file")
+            weights = {}
+            continue
+        else:
+            continue
+        if nodes > MAX_NODES:
             raise YamlLimit(f"stands for more than {MAX_NODES} YAML nodes (aliases count as what "
                             f"they repeat): not a hand file")
-        if self.char_count > MAX_ALIASED:
+        if chars > MAX_ALIASED:
             raise YamlLimit(f"its aliases repeat more than {MAX_ALIASED} characters: not a hand file")
-
-    def compose_document(self) -> Node | None:
-        self.documents += 1
-        if self.documents > MAX_DOCUMENTS:
-            raise YamlLimit(f"more than {MAX_DOCUMENTS} documents: split the file")
-        self.weights = {}
-        node: Node | None = super().compose_document()
-        return node
-
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        if self.check_event(AliasEvent):  # type: ignore[attr-defined]
-            anchor = self.peek_event().anchor  # type: ignore[attr-defined]
-            node: Node | None = super().compose_node(parent, index)
-            self._add(*self.weights.get(anchor, (1, 0)))
-            return node
-        anchor = self.peek_event().anchor  # type: ignore[attr-defined]
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            raise YamlLimit(f"nested more than {MAX_NESTING} levels deep: not a hand file")
-        nodes, chars = self.node_count, self.char_count
-        node = super().compose_node(parent, index)
-        self.depth -= 1
-        self._add(1, len(node.value) if isinstance(node, ScalarNode) else 0)
-        if anchor is not None:
-            self.weights[anchor] = (self.node_count - nodes, self.char_count - chars)
-        return node
 
 
 class _StrictConstructor(SafeConstructor):
@@ -134,29 +144,30 @@ _StrictConstructor.add_constructor(  # type: ignore[type-var]
 
 
 if _CParser is not None:
-    class _Loader(_CountingComposer, _CParser, _StrictConstructor, Resolver):  # type: ignore[misc,valid-type]
+    class _Loader(_CParser, _StrictConstructor, Resolver):  # type: ignore[misc,valid-type]
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)
-            _CountingComposer.__init__(self)
             _StrictConstructor.__init__(self)
             Resolver.__init__(self)
 else:   # pragma: no cover - libyaml missing: PyYAML's own parser
+    from yaml.composer import Composer
     from yaml.parser import Parser
     from yaml.reader import Reader
     from yaml.scanner import Scanner
 
-    class _Loader(Reader, Scanner, Parser, _CountingComposer, _StrictConstructor, Resolver):  # type: ignore[no-redef,misc]
+    class _Loader(Reader, Scanner, Parser, Composer, _StrictConstructor, Resolver):  # type: ignore[no-redef,misc]
         def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)
             Parser.__init__(self)
-            _CountingComposer.__init__(self)
+            Composer.__init__(self)
             _StrictConstructor.__init__(self)
             Resolver.__init__(self)
 
 
 def load_documents(text: str) -> list[Any]:
     """Every document of ``text`` as plain data (None for an empty one), within the limits."""
+    _check_size(text, _Loader)
     loader = _Loader(text)
     try:
         docs = []
