@@ -267,8 +267,8 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     opponent.
     """
     deals = _read_deals(() if file is None else (file,), deal_line, allow_revokes=True)
-    for n, (doc, deal) in enumerate(deals):
-        sc = _guard_doc(doc, lambda: score_hand(deal))
+    scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
+    for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
             click.echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:

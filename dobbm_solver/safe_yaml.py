@@ -17,10 +17,9 @@ line, never a raw Python message.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
-
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import (
     AliasEvent,
@@ -67,7 +66,8 @@ def _check_size(text: str, parser: type) -> None:
     nodes = chars = depth = documents = 0
     weights: dict[str, tuple[int, int]] = {}
     open_: list[tuple[str | None, int, int]] = []
-    for event in yaml.parse(text, Loader=parser):
+    events: Iterable[Any] = yaml.parse(text, Loader=parser)
+    for event in events:
         kind = type(event)
         if kind is ScalarEvent:
             nodes += 1

@@ -572,3 +572,80 @@ def test_process_json(tmp_path):
     p = _subprocess("solve", "--json", str(HANDS / "midplay.yaml"))
     assert p.returncode == 0 and p.stderr == ""
     assert json.loads(p.stdout) == solved_json("midplay.yaml")
+
+
+# --------------------------------------------------------------------------
+# advice views: check validates them, and every advice command takes them as --deal
+
+VIEW_FILES = {"bid.yaml": "bid", "discard.yaml": "discard", "double.yaml": "double",
+              "double_retour.yaml": "double"}
+
+
+@pytest.mark.parametrize("name", list(VIEW_FILES))
+def test_check_validates_an_advice_view_and_prints_it_back(name):
+    from dobbm_solver.analyzer import make_view
+    from dobbm_solver.handfile import load_specs
+    from dobbm_solver.notation import parse_spec_line
+
+    path = str(HANDS / name)
+    command = VIEW_FILES[name]
+    text = ok(run("check", path)).stdout
+    assert text.startswith(f"# {path}: ok, a view for dobbm {command}\n")
+    (obj,) = json_lines(run("check", "--json", path))
+    assert obj["command"] == command and obj["me"]
+    line = ok(run("check", "--line", path)).stdout.strip()
+    assert line == obj["deal"]
+    [spec] = load_specs(path)
+    assert make_view(parse_spec_line(line), command) == make_view(spec, command)
+    assert ok(run("check", "--deal", line)).stdout.startswith(f"# --deal: ok, a view for dobbm {command}")
+    broken = line.replace(" | me: ", " | me: Nobody | x: ") if " | me: " in line else "me: Nobody | " + line
+    assert one_error(run("check", "--deal", broken)).startswith("Error: --deal: ")
+
+
+def test_check_reports_a_bad_view_as_a_view():
+    text = (HANDS / "bid.yaml").read_text(encoding="utf-8").replace("S6", "")
+    err = one_error(run("check", "-", input=text))
+    assert err.startswith("Error: <stdin>: hands.Bert: holds 7 cards"), err
+
+
+def test_bid_takes_its_view_as_a_deal_line():
+    line = ok(run("check", "--line", str(HANDS / "bid.yaml"))).stdout.strip()
+    assert line.startswith("me: ")
+    args = ("--seed", "1", "-n", "2", "-j", "1", "--json")
+    (from_line,) = json_lines(run("bid", "--deal", line, *args))
+    (from_file,) = json_lines(run("bid", str(HANDS / "bid.yaml"), *args))
+    for obj in (from_line, from_file):
+        obj.pop("seconds", None)
+        obj.get("info", {}).pop("seconds", None)
+    assert from_line == from_file
+
+
+def test_score_names_the_document_of_an_unfinished_deal(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text((HANDS / "finished.yaml").read_text(encoding="utf-8") + "\n---\n"
+                    + (HANDS / "midplay.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert one_error(run("score", str(path))).startswith(f"Error: {path}[2]: ")
+
+
+def test_a_key_given_twice_is_an_error(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text((HANDS / "example.yaml").read_text(encoding="utf-8")
+                    + "doublings: 2\ndoublings: 0\n", encoding="utf-8")
+    err = one_error(run("solve", str(path)))
+    assert err.startswith(f"Error: {path}: line ") and "key 'doublings' is given twice" in err
+
+
+@pytest.mark.parametrize("word", ["me", "Dobb", "TRICKS", "bids", "Must", "doublings", "discard",
+                                  "dealer", "out"])
+def test_keyword_seat_names_fail_cleanly_and_are_skipped_by_study(tmp_path, word):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((HANDS / "example.yaml").read_text(encoding="utf-8").replace("Dave", word),
+                   encoding="utf-8")
+    for cmd in (("check",), ("solve", "--json"), ("score",)):
+        err = one_error(run(*cmd, str(bad)))
+        assert err.startswith(f"Error: {bad}: ") and "cannot name a seat" in err, err
+    out = tmp_path / "rows.jsonl"
+    r = run("study", str(bad), str(HANDS / "example.yaml"), "-o", str(out), "--skip-invalid", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "Warning: skipped: " in r.stderr and "cannot name a seat" in r.stderr
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == [f"{HANDS / 'example.yaml'}#1"]

@@ -115,7 +115,8 @@ def test_nesting_limit() -> None:
 
 @pytest.mark.parametrize("value", ["H" + "A" * 10_000_000, "x" * 100_000], ids=["10M", "100k"])
 def test_error_messages_echo_a_bounded_part_of_the_input(value: str) -> None:
-    for text in (f"seats: [Anna, B, C, D]\nhands: {{Anna: '{value}'}}\n", f"{value}: 1\n", f"seats: [A, B, C, D]\nhands: {{'{value}': HA}}\n",
+    for text in (f"seats: [Anna, B, C, D]\nhands: {{Anna: '{value}'}}\n", f"{value}: 1\n",
+                 f"seats: [A, B, C, D]\nhands: {{'{value}': HA}}\n",
                  f"seats: [A, B, C, D]\nhands: {{A: ''}}\ndoublings: '{value}'\n"):
         with pytest.raises(HandFileError) as info:
             parse_specs(text, "t.yaml")
