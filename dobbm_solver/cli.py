@@ -125,10 +125,22 @@ def _deal_of(doc: _Doc, allow_revokes: bool = False) -> Deal:
     return _guard_doc(doc, build)
 
 
-def _read_deals(sources: Sequence[str], deal_line: str | None,
-                allow_revokes: bool = False) -> list[tuple[_Doc, Deal]]:
+def _read_doc_deals(sources: Sequence[str], deal_line: str | None,
+                    allow_revokes: bool = False) -> list[tuple[_Doc, Deal]]:
     """The validated deals of the FILEs, standard input ('-') or one --deal line."""
     return [(doc, _deal_of(doc, allow_revokes)) for doc in _read_docs(sources, deal_line)]
+
+
+def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
+    """The documents of FILE, standard input ('-') or one --deal line, with their titles."""
+    return [(doc.title, doc.spec) for doc in _read_docs(() if source is None else (source,), deal_line)]
+
+
+def _read_deals(source: str | None, deal_line: str | None,
+                allow_revokes: bool = False) -> list[tuple[str, Deal]]:
+    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
+    return [(doc.title, deal) for doc, deal in
+            _read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
 
 
 def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
@@ -198,7 +210,7 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
     `discard` in JSON). Each JSON object has the deal's `id` (FILE#N, as `study` writes it).
     All FILEs are read and checked before the first solve.
     """
-    deals = _read_deals(files, deal_line)
+    deals = _read_doc_deals(files, deal_line)
     try:
         solver = _guard(lambda: Solver(tt_mb))
     except MemoryError as e:  # the table is allocated up front: too big for this machine
@@ -266,7 +278,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     hand is void and the offending side pays half a match times the multipliers to each
     opponent.
     """
-    deals = _read_deals(() if file is None else (file,), deal_line, allow_revokes=True)
+    deals = _read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
     scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
     for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
