@@ -69,6 +69,11 @@ class Deal:
     doublings: int = 0
     dealer: str | None = None
 
+    def __post_init__(self) -> None:
+        # the one check made on construction: every payment is 2 ** doublings times a few
+        # units, so an unchecked huge number would hang or exhaust memory wherever it is paid
+        check_doublings(self.doublings)
+
     @property
     def active_seats(self) -> tuple[str, ...]:
         """The four seats that play, clockwise (with five, the dealer sits out)."""

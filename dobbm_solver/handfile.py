@@ -17,7 +17,17 @@ document is a mapping with these keys::
     dealer: Dave                      # optional; with five seats the dealer sits out
 
 and, for the hand analyzer, ``me: SEAT``, ``bids: [{Bert: pass}, ...]`` and
-``must: true|false``.
+``must: true|false``.  In such a view a seat left out of ``hands`` (or given
+as ``'?'``) is not known; ``[]``, ``''`` or ``'-'`` is a hand with no cards --
+the same as ``?`` and ``-`` in the one-line notation.
+
+Seat names follow one rule (:func:`seat_name_error`), here and in the
+notation; they are case-insensitive where used (``declarer: dave`` names the
+seat ``Dave``), so two seats may not differ only in case.  A key given twice
+in a mapping is an error.  ``doublings`` is a whole number from 0 to
+:data:`~dobbm_solver.deal.MAX_DOUBLINGS`.  Reading costs in proportion to the
+input: at most :data:`MAX_BYTES` bytes are read from any file or stream, and
+the YAML limits of :mod:`dobbm_solver.safe_yaml` apply.
 
 Loading is two steps.  :func:`parse_spec` turns one YAML document into a
 :class:`HandSpec`, checking keys, types, card text and seat names but not

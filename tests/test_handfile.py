@@ -384,3 +384,11 @@ def test_dealer_sitting_out_holds_cards() -> None:
 
 def test_errors_are_value_errors() -> None:
     assert issubclass(HandFileError, ValueError)
+
+
+@pytest.mark.parametrize("doublings", [-1, 11, 1100, 99999999999, True, 2.0])
+def test_a_deal_cannot_hold_doublings_out_of_range(doublings: object) -> None:
+    from dobbm_solver.deal import MAX_DOUBLINGS, Deal, DealError
+
+    with pytest.raises(DealError, match=f"^doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        Deal(("A", "B", "C", "D"), "A", "solo", {}, 0, doublings=doublings)  # type: ignore[arg-type]
