@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
 import click
 
@@ -12,13 +12,15 @@ from . import __version__
 from .deal import Deal
 from .errors import DobbmError, DobbmRuntimeError
 from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
-from .notation import format_deal_line, parse_spec_line
+from .notation import NotationError, format_deal_line, format_spec_line, in_notation_words, parse_spec_line
 from .report import (
     advice_dict,
     advice_partial,
     advice_text,
     check_dict,
     check_text,
+    check_view_dict,
+    check_view_text,
     score_dict,
     score_text,
     solve_dict,
@@ -55,30 +57,85 @@ def _guard(fn: Callable[[], T]) -> T:
         raise _clean(e) from None
 
 
-def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
-    """The documents of FILE, standard input ('-') or one --deal line, with their titles."""
+class _Doc(NamedTuple):
+    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``),
+    its id as ``study`` writes it (``FILE#N``) and its spec."""
+
+    title: str
+    ident: str
+    spec: HandSpec
+
+
+_DEAL_TITLE = "--deal"
+
+
+def _guard_doc(doc: _Doc, fn: Callable[[], T]) -> T:
+    """:func:`_guard` for work on one document: every error names the document first
+    (``FILE[N]: ...``, ``--deal: segment 'Anna': ...``)."""
+    try:
+        return fn()
+    except HandFileError as e:
+        if doc.title == _DEAL_TITLE:
+            raise BadInput(f"{_DEAL_TITLE}: {in_notation_words(e)}") from None
+        raise _clean(e) from None
+    except DobbmError as e:
+        prefix = "" if str(e).startswith(f"{doc.title}:") else f"{doc.title}: "
+        raise BadInput(f"{prefix}{e}") from None
+    except DobbmRuntimeError as e:   # not the input's fault: no document to blame
+        raise _clean(e) from None
+
+
+def _read_docs(sources: Sequence[str], deal_line: str | None) -> list[_Doc]:
+    """The documents of the FILEs (standard input: '-') or of one --deal line, all read
+    and type-checked before any is worked on."""
     if deal_line is not None:
-        if source is not None:
+        if sources:
             raise BadInput("give a FILE or --deal, not both")
-        return [("--deal", _guard(lambda: parse_spec_line(deal_line)))]
-    if source is None:
+        try:
+            spec = parse_spec_line(deal_line)
+        except DobbmError as e:
+            raise BadInput(f"{_DEAL_TITLE}: {e}") from None
+        return [_Doc(_DEAL_TITLE, _DEAL_TITLE, spec)]
+    if not sources:
         raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
-    if source == "-":
-        specs = _guard(lambda: load_stream_specs(sys.stdin, "<stdin>"))
-        name = "<stdin>"
-    else:
-        specs = _guard(lambda: load_specs(source))
-        name = source
-    if len(specs) == 1:
-        return [(name, specs[0])]
-    return [(f"{name}[{s.doc}]", s) for s in specs]
+    if list(sources).count("-") > 1:
+        raise BadInput("standard input ('-') can be read only once")
+    docs = []
+    for source in sources:
+        if source == "-":
+            name = "<stdin>"
+            specs = _guard(lambda: load_stream_specs(sys.stdin, name))
+        else:
+            name = source
+            specs = _guard(lambda: load_specs(source))
+        for n, spec in enumerate(specs, 1):
+            title = name if len(specs) == 1 else f"{name}[{spec.doc}]"
+            docs.append(_Doc(title, f"{name}#{spec.doc or n}", spec))
+    return docs
+
+
+def _deal_of(doc: _Doc, allow_revokes: bool = False) -> Deal:
+    """The validated deal of a document (a --deal line checked in the notation's words)."""
+    def build() -> Deal:
+        if doc.title == _DEAL_TITLE and (doc.spec.declarer is None or doc.spec.contract is None):
+            raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
+                                        "like 'dobbm Anna |'")
+        return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
+
+    return _guard_doc(doc, build)
+
+
+def _read_doc_deals(sources: Sequence[str], deal_line: str | None,
+                    allow_revokes: bool = False) -> list[tuple[_Doc, Deal]]:
+    """The validated deals of the FILEs, standard input ('-') or one --deal line."""
+    return [(doc, _deal_of(doc, allow_revokes)) for doc in _read_docs(sources, deal_line)]
 
 
 def _read_deals(source: str | None, deal_line: str | None,
                 allow_revokes: bool = False) -> list[tuple[str, Deal]]:
-    """The validated deals of FILE, standard input ('-') or one --deal line."""
-    return [(title, _guard(lambda: spec_to_deal(spec, allow_revokes=allow_revokes)))
-            for title, spec in _read_specs(source, deal_line)]
+    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
+    return [(doc.title, deal) for doc, deal in
+            _read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
 
 
 def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
@@ -129,36 +186,41 @@ def main() -> None:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", required=False)
-@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of FILEs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON lines: one JSON object per deal, one per line (not one JSON document; "
+                   "read it line by line, e.g. jq or python -m json.tool --json-lines).")
 @click.option("--all", "show_all", is_flag=True, help="Discard study: show every lay-away, not the top 10.")
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int, quiet: bool) -> None:
-    """Solve each deal of FILE ('-': standard input) with open cards.
+def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int,
+          quiet: bool) -> None:
+    """Solve each deal of the FILEs ('-': standard input) with open cards.
 
     Prints the declarer's points under best play, the outcome and payment, the value of
     every legal card for the player to move, and the best line trick by trick. A Dobbm
     with a `dobb` and no `discard` is a discard study: every legal lay-away is solved and
-    ranked, and the best one analysed.
+    ranked, and the best one analysed (named on the line "lay-away analysed", and as
+    `discard` in JSON). Each JSON object has the deal's `id` (FILE#N, as `study` writes it).
+    All FILEs are read and checked before the first solve.
     """
-    deals = _read_deals(file, deal_line)
+    deals = _read_doc_deals(files, deal_line)
     try:
         solver = _guard(lambda: Solver(tt_mb))
     except MemoryError as e:  # the table is allocated up front: too big for this machine
         raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     first = True
-    for title, deal in _progress(deals, quiet, "solving"):
-        best = _guard(lambda: solver.solve_best(deal, analyze=True))
+    for doc, deal in _progress(deals, quiet, "solving"):
+        best = _guard_doc(doc, lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            click.echo(json.dumps(solve_dict(best)))
+            click.echo(json.dumps(solve_dict(best, doc.ident)))
         else:
             if not first:
                 click.echo()
             first = False
-            click.echo(solve_text(best, title, None if show_all else 10))
+            click.echo(solve_text(best, doc.title, None if show_all else 10))
 
 
 @main.command(context_settings=CONTEXT)
@@ -170,18 +232,32 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     """Validate the deals of FILE and print them back normalised.
 
     Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
-    one-line notation.
+    one-line notation. A document with `me` is an advice view: it is checked as a view
+    for the command it fits (bid, discard or double; see README) and printed back the
+    same way.
     """
-    deals = _read_deals(file, deal_line)
-    for n, (title, deal) in enumerate(deals):
+    docs = _read_docs(() if file is None else (file,), deal_line)
+    for n, doc in enumerate(docs):
+        if doc.spec.me is not None:
+            from .analyzer import make_view
+            from .analyzer.checks import view_command
+
+            command = view_command(doc.spec)
+            spec = _guard_doc(doc, lambda: make_view(doc.spec, command)).spec()
+            obj, line, text = (lambda: check_view_dict(spec, command), lambda: format_spec_line(spec),
+                               lambda: check_view_text(spec, command, doc.title))
+        else:
+            deal = _deal_of(doc)
+            obj, line, text = (lambda: check_dict(deal), lambda: format_deal_line(deal),
+                               lambda: check_text(deal, doc.title))
         if as_json:
-            click.echo(json.dumps(check_dict(deal)))
+            click.echo(json.dumps(obj()))
         elif line_only:
-            click.echo(format_deal_line(deal))
+            click.echo(line())
         else:
             if n:
                 click.echo("---")
-            click.echo(check_text(deal, title))
+            click.echo(text())
 
 
 @main.command(context_settings=CONTEXT)
@@ -198,15 +274,15 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     hand is void and the offending side pays half a match times the multipliers to each
     opponent.
     """
-    deals = _read_deals(file, deal_line, allow_revokes=True)
-    for n, (title, deal) in enumerate(deals):
-        sc = _guard(lambda: score_hand(deal))
+    deals = _read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
+    scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
+    for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
             click.echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:
             if n:
                 click.echo()
-            click.echo(score_text(deal, sc, title, match_cost))
+            click.echo(score_text(deal, sc, doc.title, match_cost))
 
 
 @main.command(context_settings=CONTEXT)
@@ -293,7 +369,8 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
     from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
     run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
-    views = [(title, _guard(lambda: make_view(spec, command))) for title, spec in _read_specs(file, deal_line)]
+    views = [(doc.title, _guard_doc(doc, lambda: make_view(doc.spec, command)))
+             for doc in _read_docs(() if file is None else (file,), deal_line)]
     for n, (title, view) in enumerate(views):
         bar = None
         if not quiet and sys.stderr.isatty():

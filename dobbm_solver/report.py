@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .cards import Card, card_name, display_key, set_names, trick_winner
 from .deal import Deal, replay, trick_seats
-from .handfile import deal_to_dict, dump_deal_yaml
-from .notation import format_deal_line
+from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, dump_spec_yaml, spec_to_dict
+from .notation import format_deal_line, format_spec_line
 from .scoring import Score
 from .solver import Analysis, BestPlay, DiscardResult
 
@@ -113,19 +113,28 @@ def discards_text(results: Sequence[DiscardResult], limit: int | None = 10) -> s
     return "\n".join(out)
 
 
-def solve_dict(best: BestPlay) -> dict[str, Any]:
-    """The JSON object of one deal solved (``dobbm solve --json``), with its lay-aways if studied."""
-    obj = analysis_dict(best.deal, best.analysis)
+def solve_dict(best: BestPlay, ident: str | None = None) -> dict[str, Any]:
+    """The JSON object of one deal solved (``dobbm solve --json``): ``id`` (``FILE#N``, as
+    ``study`` writes it) first, ``discard`` the lay-away played (None in a Solo), and
+    every lay-away ranked if studied."""
+    obj: dict[str, Any] = {} if ident is None else {"id": ident}
+    obj.update(analysis_dict(best.deal, best.analysis))
+    obj["discard"] = None if best.deal.discard is None else set_names(best.deal.discard)
     if best.studied is not None:
         obj["discards"] = discards_dict(best.studied)
     return obj
 
 
 def solve_text(best: BestPlay, title: str, limit: int | None = 10) -> str:
-    """The report of one deal solved (``dobbm solve``): the best ``limit`` lay-aways if studied."""
+    """The report of one deal solved (``dobbm solve``): the lay-away analysed and the best
+    ``limit`` lay-aways if studied."""
     text = analysis_text(best.deal, best.analysis, title)
     if best.studied is not None:
-        text += "\n" + discards_text(best.studied, limit)
+        assert best.deal.discard is not None
+        lines = text.split("\n")
+        laid = " ".join(set_names(best.deal.discard))
+        lines.insert(2, f"  lay-away analysed: {laid} (the best of {len(best.studied)} legal)")
+        text = "\n".join(lines) + "\n" + discards_text(best.studied, limit)
     return text
 
 
@@ -141,6 +150,22 @@ def check_dict(deal: Deal) -> dict[str, Any]:
 def check_text(deal: Deal, title: str) -> str:
     """A deal checked: a comment with its notation, then its normalised YAML document."""
     return f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
+
+
+VIEW_COMMANDS = {"bid": "dobbm bid", "discard": "dobbm discard", "double": "dobbm double",
+                 "play": "a view during play"}
+
+
+def check_view_dict(spec: HandSpec, command: str) -> dict[str, Any]:
+    """An advice view checked (``dobbm check --json`` on a document with ``me``): its YAML
+    form, its one-line notation and the command it is a view for."""
+    return {**spec_to_dict(spec), "deal": format_spec_line(spec), "command": command}
+
+
+def check_view_text(spec: HandSpec, command: str, title: str) -> str:
+    """An advice view checked: a comment with what it is for and its notation, then its YAML."""
+    return (f"# {title}: ok, a view for {VIEW_COMMANDS[command]}\n# {format_spec_line(spec)}\n"
+            + dump_spec_yaml(spec).rstrip("\n"))
 
 
 # --------------------------------------------------------------------------
