@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from dobbm_solver.handfile import parse_deal_text  # noqa: F401  (the package imports)
-from dobbm_solver.notation import parse_deal_line
+from dobbm_solver.analyzer import make_view
+from dobbm_solver.errors import DobbmError
+from dobbm_solver.notation import parse_deal_line, parse_spec_line
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -136,6 +137,24 @@ def test_one_line_deals_parse() -> None:
     for b in lines:
         for text in b.text.strip().split("\n"):
             parse_deal_line(text)   # raises with the reason if the example is wrong
+
+
+def test_one_line_views_are_views() -> None:
+    """A one-line view shown in README reads back as a view that some advice command takes."""
+    lines = [b for b in blocks("text") if b.text.startswith("me: ")]
+    assert lines, "README shows no one-line view"
+    for b in lines:
+        for text in b.text.strip().split("\n"):
+            spec = parse_spec_line(text)
+            assert any(_is_view_for(spec, c) for c in ("bid", "discard", "double", "play")), f"{b}: {text}"
+
+
+def _is_view_for(spec: object, command: str) -> bool:
+    try:
+        make_view(spec, command)   # type: ignore[arg-type]
+    except DobbmError:
+        return False
+    return True
 
 
 def test_python_blocks(scratch: Path) -> None:
