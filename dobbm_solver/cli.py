@@ -292,8 +292,8 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
                    "Deals already in it are skipped, so rerunning resumes. A file holding "
                    "anything but a study's rows is refused and left as it is; a link is "
                    "written through.")
-@click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
-              help="value: the declarer's points under best play; analyse: also the best card "
+@click.option("--mode", type=click.Choice(["value", "analyze"]), default="value", show_default=True,
+              help="value: the declarer's points under best play; analyze: also the best card "
                    "and a best line.")
 @click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
               help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "

@@ -22,7 +22,7 @@ Rows
 ----
 One JSON object (or CSV record) per deal with the keys of
 :data:`VALUE_COLUMNS` (``mode="value"``, a value-only solve) or
-:data:`ANALYSE_COLUMNS` (``mode="analyse"``: also the best card of the
+:data:`ANALYZE_COLUMNS` (``mode="analyze"``: also the best card of the
 player to move and a best line).  ``trumps`` counts the hearts the declarer
 plays the hand with: the 8 cards held at the start of play (after the
 lay-away in a Dobbm).  A Dobbm with no ``discard`` is a lay-away study: every
@@ -89,11 +89,11 @@ from .codecs import CSV_SUFFIXES, JSON_SUFFIXES, output_format
 from .collect import HAND_SUFFIXES, StudyDeal, collect_deals, deal_hash, deals_from, find_hand_files
 from .errors import StudyError, StudyRunError
 from .output import ResultFile, read_results
-from .rows import ANALYSE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
+from .rows import ANALYZE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
 from .run import StudyInterrupted, StudySummary, run_study
 
 __all__ = [
-    "MODES", "VALUE_COLUMNS", "ANALYSE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
+    "MODES", "VALUE_COLUMNS", "ANALYZE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
     "JSON_SUFFIXES", "CSV_SUFFIXES",
     "StudyError", "StudyRunError", "StudyInterrupted", "StudyDeal", "StudySummary", "ResultFile",
     "deal_hash", "deals_from", "find_hand_files", "collect_deals", "output_format",

@@ -32,7 +32,7 @@ from .codecs import (
 )
 from .collect import StudyDeal
 from .errors import StudyError, StudyRunError
-from .rows import ANALYSE_COLUMNS, VALUE_COLUMNS, columns
+from .rows import ANALYZE_COLUMNS, VALUE_COLUMNS, columns
 
 try:  # POSIX: an exclusive lock on the output while a study writes it
     import fcntl
@@ -85,7 +85,7 @@ def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
     if fmt == "csv" and records:
         (_, first), records = records[0], records[1:]
         names = csv_header(decode_line(first) or "")
-        if names not in (list(VALUE_COLUMNS), list(ANALYSE_COLUMNS)):
+        if names not in (list(VALUE_COLUMNS), list(ANALYZE_COLUMNS)):
             raise StudyError(f"{name}: line 1 is not the header of a study's CSV "
                              f"(first: {shown_columns(names)}); {_NOT_OURS}")
         out.header, out.columns = first, names
