@@ -163,7 +163,7 @@ def _line_to_raw(text: str) -> dict[str, Any]:
         if value.lower() == "out":
             out.append(name)
         else:   # "-": no cards, "?": not known -- read as in a YAML hand file
-            raw.get(DEALT, raw.get("hands"))[name] = value
+            raw[DEALT if DEALT in raw else "hands"][name] = value
     if not seats:
         raise NotationError(_SEATS, "no seat segments (like 'Anna: HA H10 ...')")
     raw["seats"] = seats
