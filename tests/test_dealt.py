@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,22 @@ def test_random_deals_round_trip_in_the_dealt_form(seed):
     assert parse_deal_line(format_deal_line(deal, dealt=True)) == deal
     d = deal_to_dict(deal, dealt=True)
     assert list(d) == [("dealt" if k == "hands" else k) for k in deal_to_dict(deal)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 4))
+def test_random_views_round_trip_in_the_dealt_form(seed, k):
+    """One seat's view of a random deal: its dealt 8 cards, and back to the cards it holds."""
+    deal = random_deal(random.Random(seed))
+    me = deal.active_seats[k % 4]
+    view = HandSpec(deal.seats, deal.declarer, deal.contract, {me: deal.hands[me]}, deal.dobb,
+                    deal.discard, deal.tricks, deal.doublings, deal.dealer, me)
+    dealt = dealt_hands(view)
+    assert set(dealt) == {me} and popcount(dealt[me]) == 8
+    assert dealt[me] == dealt_hands(deal)[me]
+    assert hands_from_dealt(replace(view, hands=dealt)) == {me: deal.hands[me]}
+    assert parse_spec_line(format_spec_line(view, dealt=True)) == view
+    assert parse_specs(dump_spec_yaml(view, dealt=True))[0] == view
 
 
 def _with_hands(deal: Deal, hands: dict[str, int]) -> Deal:
