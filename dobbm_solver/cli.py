@@ -232,7 +232,8 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     """Validate the deals of FILE and print them back normalised.
 
     Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
-    one-line notation. A document with `me` is an advice view: it is checked as a view
+    one-line notation, then in the dealt form (`dealt:`, the 8 cards each seat was dealt)
+    as a comment. A document with `me` is an advice view: it is checked as a view
     for the command it fits (bid, discard or double; see README) and printed back the
     same way.
     """

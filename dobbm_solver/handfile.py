@@ -6,7 +6,7 @@ document is a mapping with these keys::
     seats: [Anna, Bert, Cora, Dave]   # clockwise; optional, else the order of `hands`
     declarer: Anna
     contract: dobbm                   # dobbm | solo (case-insensitive)
-    hands:                            # the cards each seat holds now (list or string)
+    hands:                            # held now (list or string); or dealt: as dealt (see .dealt)
       Anna: HA H10 HK HO EA E10 L9 S7
       ...
     dobb: E6 L6 S6 HU                 # the four cards dealt to the middle
@@ -51,6 +51,7 @@ import yaml
 
 from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
 from .deal import Deal, DealError, check_doublings, validate
+from .dealt import dealt_hands, hands_from_dealt
 from .echo import brief, describe
 from .errors import DobbmError
 from .rules import CONTRACTS
@@ -59,7 +60,7 @@ from .safe_yaml import MAX_NESTING, YamlLimit, load_documents
 BIDS: tuple[str, ...] = ("pass", "dobbm", "solo")
 KEYS: tuple[str, ...] = (
     "seats", "declarer", "contract", "hands", "dobb", "discard", "tricks",
-    "doublings", "dealer", "me", "bids", "must",
+    "doublings", "dealer", "me", "bids", "must", "dealt",
 )
 # Words of the one-line notation that cannot name a seat, in any case: segment
 # keywords, and ``out`` (the dealer's hand).  ``-`` and ``?`` are hands too.
@@ -241,12 +242,15 @@ def _parse(doc: object) -> HandSpec:
             raise _Fail(brief(k).strip("'\""), f"unknown key (known: {', '.join(KEYS)})")
     d = {k: v for k, v in doc.items() if v is not None}
 
-    if "hands" not in d:
+    root = "dealt" if "dealt" in d else "hands"
+    if "dealt" in d and "hands" in d:
+        raise _Fail("dealt", "give hands (the cards held now) or dealt (the 8 cards dealt), not both")
+    if root not in d:
         raise _Fail("hands", "missing")
-    raw_hands = d["hands"]
+    raw_hands = d[root]
     if not isinstance(raw_hands, dict):
-        raise _Fail("hands", f"must map each seat to its cards, not {_describe(raw_hands)}")
-    hand_seats = tuple(_seat_name(s, "hands") for s in raw_hands)
+        raise _Fail(root, f"must map each seat to its cards, not {_describe(raw_hands)}")
+    hand_seats = tuple(_seat_name(s, root) for s in raw_hands)
 
     if "seats" in d:
         raw_seats = d["seats"]
@@ -263,22 +267,7 @@ def _parse(doc: object) -> HandSpec:
         raise _Fail("seats", "a seat is named twice (seat names are case-insensitive)")
 
     dealer = _member(_seat_name(d["dealer"], "dealer"), seats, "dealer") if "dealer" in d else None
-    hands: dict[str, CardSet] = {}
-    done: set[str] = set()
-    for given in hand_seats:
-        s = _member(given, seats, f"hands.{given}")
-        key = f"hands.{s}"
-        if s in done:
-            raise _Fail(key, "given twice (seat names are case-insensitive)")
-        done.add(s)
-        if raw_hands[given] == UNKNOWN_HAND:
-            continue
-        cs = _cardset(raw_hands[given], key)
-        if len(seats) == 5 and s == dealer:
-            if cs:
-                raise _Fail(key, f"{s} is the dealer and sits out, so holds no cards")
-            continue
-        hands[s] = cs
+    hands = _hand_map(raw_hands, seats, dealer, root)
 
     declarer = _member(_seat_name(d["declarer"], "declarer"), seats, "declarer") if "declarer" in d else None
     contract = _one_of(d["contract"], "contract", CONTRACTS) if "contract" in d else None
@@ -298,13 +287,38 @@ def _parse(doc: object) -> HandSpec:
     if must is not None and not isinstance(must, bool):
         raise _Fail("must", f"must be true or false, not {brief(must)}")
 
-    return HandSpec(
+    spec = HandSpec(
         seats=seats, declarer=declarer, contract=contract, hands=hands,
         dobb=_cardset(d["dobb"], "dobb") if "dobb" in d else None,
         discard=_cardset(d["discard"], "discard") if "discard" in d else None,
         tricks=tuple(tricks), doublings=doublings, dealer=dealer, me=me,
         bids=tuple(bids), must=must,
     )
+    try:   # dealt: the hands held now follow from the dealt ones
+        return replace(spec, hands=hands_from_dealt(spec)) if root == "dealt" else spec
+    except DealError as e:
+        raise _Fail(e.key, e.message) from None
+
+
+def _hand_map(raw_hands: dict[Any, Any], seats: tuple[str, ...], dealer: str | None, root: str) -> dict[str, CardSet]:
+    """The cards of each seat given under ``root`` (hands or dealt); ``?``: not known."""
+    hands: dict[str, CardSet] = {}
+    done: set[str] = set()
+    for given in raw_hands:   # names checked by _seat_name
+        s = _member(given, seats, f"{root}.{given}")
+        key = f"{root}.{s}"
+        if s in done:
+            raise _Fail(key, "given twice (seat names are case-insensitive)")
+        done.add(s)
+        if raw_hands[given] == UNKNOWN_HAND:
+            continue
+        cs = _cardset(raw_hands[given], key)
+        if len(seats) == 5 and s == dealer:
+            if cs:
+                raise _Fail(key, f"{s} is the dealer and sits out, so holds no cards")
+            continue
+        hands[s] = cs
+    return hands
 
 
 def parse_spec(doc: object, path: str = "<string>", doc_index: int | None = None) -> HandSpec:
@@ -496,17 +510,18 @@ def _names(cs: CardSet) -> str:
     return " ".join(set_names(cs))
 
 
-def deal_to_dict(deal: Deal) -> dict[str, Any]:
+def deal_to_dict(deal: Deal, *, dealt: bool = False) -> dict[str, Any]:
     """The YAML form of a deal: canonical card names, trumps first.
 
     Tricks keep their play order; ``doublings`` and ``dealer`` appear only
-    when set, ``discard`` only when given.
+    when set, ``discard`` only when given; ``dealt``: the dealt form (key ``dealt``).
     """
+    hands = dealt_hands(deal) if dealt else deal.hands
     d: dict[str, Any] = {
         "seats": list(deal.seats),
         "declarer": deal.declarer,
         "contract": deal.contract,
-        "hands": {s: _names(deal.hands[s]) for s in deal.active_seats if s in deal.hands},
+        "dealt" if dealt else "hands": {s: _names(hands[s]) for s in deal.active_seats if s in hands},
         "dobb": _names(deal.dobb),
     }
     if deal.discard is not None:
@@ -520,9 +535,9 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
     return d
 
 
-def spec_to_dict(spec: HandSpec) -> dict[str, Any]:
+def spec_to_dict(spec: HandSpec, *, dealt: bool = False) -> dict[str, Any]:
     """The YAML form of a spec, a player's partial view too: ``me`` first, then only the
-    keys it gives; a seat whose hand is not known is left out of ``hands``."""
+    keys it gives; a seat whose hand is not known is left out (``dealt``: the dealt form)."""
     d: dict[str, Any] = {}
     if spec.me is not None:
         d["me"] = spec.me
@@ -530,7 +545,8 @@ def spec_to_dict(spec: HandSpec) -> dict[str, Any]:
     for key in ("declarer", "contract"):
         if getattr(spec, key) is not None:
             d[key] = getattr(spec, key)
-    d["hands"] = {s: _names(spec.hands[s]) for s in spec.seats if s in spec.hands}
+    hands = dealt_hands(spec) if dealt else spec.hands
+    d["dealt" if dealt else "hands"] = {s: _names(hands[s]) for s in spec.seats if s in hands}
     for key in ("dobb", "discard"):
         if getattr(spec, key) is not None:
             d[key] = _names(getattr(spec, key))
@@ -560,25 +576,25 @@ _Dumper.add_representer(
         "tag:yaml.org,2002:seq", data, flow_style=True))
 
 
-def dump_deals_yaml(deals: Iterable[Deal]) -> str:
-    """Deals as a YAML hand file, documents separated by ``---``."""
+def dump_deals_yaml(deals: Iterable[Deal], *, dealt: bool = False) -> str:
+    """Deals as a YAML hand file, documents separated by ``---`` (``dealt``: in the dealt form)."""
     docs = []
     for deal in deals:
-        d = deal_to_dict(deal)
+        d = deal_to_dict(deal, dealt=dealt)
         d["seats"] = _FlowList(d["seats"])
         docs.append(d)
     return yaml.dump_all(docs, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                          default_flow_style=False, width=1000)
 
 
-def dump_deal_yaml(deal: Deal) -> str:
-    """One deal as a YAML document."""
-    return dump_deals_yaml([deal])
+def dump_deal_yaml(deal: Deal, *, dealt: bool = False) -> str:
+    """One deal as a YAML document (``dealt``: in the dealt form)."""
+    return dump_deals_yaml([deal], dealt=dealt)
 
 
-def dump_spec_yaml(spec: HandSpec) -> str:
-    """One spec (a player's view too) as a YAML document."""
-    d = spec_to_dict(spec)
+def dump_spec_yaml(spec: HandSpec, *, dealt: bool = False) -> str:
+    """One spec (a player's view too) as a YAML document (``dealt``: in the dealt form)."""
+    d = spec_to_dict(spec, dealt=dealt)
     d["seats"] = _FlowList(d["seats"])
     return yaml.dump(d, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=1000)

@@ -16,8 +16,11 @@ bidding is over::
 Grammar (spaces around ``|``, ``:`` and ``,`` are optional)::
 
     line      = [ head "|" ] segment { "|" segment }
-    head      = CONTRACT DECLARER            CONTRACT: dobbm | solo (any case); a deal needs
-                                             it, a view leaves it out before the bidding ends
+    head      = CONTRACT DECLARER [ "dealt" ]   CONTRACT: dobbm | solo (any case); a deal needs
+              | "dealt"                      it, a view leaves it out before the bidding ends;
+                                             "dealt": the seat segments give the 8 cards each
+                                             seat was dealt (the YAML key dealt), not the
+                                             cards held now
     segment   = SEAT ":" hand                one per seat, clockwise: they give the seat order
               | "dobb" ":" cards             the four cards dealt to the middle (required)
               | "discard" ":" cards          Dobbm: the four laid away; absent: a discard study
@@ -32,6 +35,12 @@ Grammar (spaces around ``|``, ``:`` and ``,`` are optional)::
                                              "out": the dealer who sits out
     cards     = CARD { " " CARD }
     trick     = CARD { " " CARD }
+
+With ``dealt`` the hands held now follow from the Dobb, the lay-away and
+the tricks, as for ``dealt:`` in YAML (:mod:`dobbm_solver.dealt`)::
+
+    dobbm Anna dealt | Anna: HA HK EA EU SU S7 L6 SK | Bert: ... | dobb: HU E6 LU SA
+    | discard: EU LU L6 SK | tricks: HA H6 HO H7, ...
 
 Keywords are written in lower case; no seat may be named like a keyword or
 ``out`` in any case (``Me: ...`` is an error, not a seat), nor contain spaces,
@@ -48,7 +57,8 @@ order then ``dobb``, ``discard``, ``tricks``, ``doublings``, ``dealer``, each
 only when it says something; cards sorted trumps first, tricks in play order.
 ``parse_deal_line(format_deal_line(deal)) == deal`` for every valid deal;
 :func:`format_spec_line` writes any spec, a partial view too, and
-``parse_spec_line(format_spec_line(spec)) == spec`` for every spec it writes.
+``parse_spec_line(format_spec_line(spec)) == spec`` for every spec it writes;
+both write the dealt form with ``dealt=True``, and it round-trips the same way.
 The parse builds the same raw mapping as a YAML hand file and checks it with
 :mod:`dobbm_solver.handfile`, so both forms obey exactly the same rules.
 """
@@ -60,6 +70,7 @@ from typing import Any
 
 from .cards import card_name, set_names
 from .deal import Deal
+from .dealt import dealt_hands
 from .echo import brief
 from .errors import DobbmError
 from .handfile import (
@@ -75,6 +86,7 @@ from .handfile import (
 KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must")
 _MAX_DIGITS = 30   # a longer number is kept as text: its key's check rejects it
 _HEAD = "head"
+DEALT = "dealt"   # the head word (alone, or after CONTRACT DECLARER) of the dealt form
 _SEATS = "seats"
 
 
@@ -95,11 +107,11 @@ def _segment_of(key: str | None) -> str:
     """The notation segment that a hand-file key comes from."""
     if key is None:
         return "line"
-    if key.startswith("hands."):
+    if key.startswith(("hands.", "dealt.")):
         return key[len("hands."):]
     if key in ("declarer", "contract"):
         return _HEAD
-    if key in ("hands", "seats", "document"):
+    if key in ("hands", "dealt", "seats", "document"):
         return _SEATS
     return key
 
@@ -120,9 +132,13 @@ def _line_to_raw(text: str) -> dict[str, Any]:
         segments, first = parts, 1
     else:
         words = parts[0].split()
-        if len(words) != 2:
+        if words[-1:] == [DEALT] and len(words) in (1, 3):   # the seat segments give the dealt hands
+            raw = {DEALT: raw["hands"]}
+            words = words[:-1]
+        if len(words) not in (0, 2) or not words and DEALT not in raw:
             raise NotationError(_HEAD, f"must be CONTRACT DECLARER like 'dobbm Anna', not {brief(parts[0])}")
-        raw["contract"], raw["declarer"] = words
+        if words:
+            raw["contract"], raw["declarer"] = words
         segments, first = parts[1:], 2
     seats: list[str] = []
     out: list[str] = []
@@ -147,7 +163,7 @@ def _line_to_raw(text: str) -> dict[str, Any]:
         if value.lower() == "out":
             out.append(name)
         else:   # "-": no cards, "?": not known -- read as in a YAML hand file
-            raw["hands"][name] = value
+            raw[DEALT if DEALT in raw else "hands"][name] = value
     if not seats:
         raise NotationError(_SEATS, "no seat segments (like 'Anna: HA H10 ...')")
     raw["seats"] = seats
@@ -192,7 +208,8 @@ def _keyword_value(kw: str, value: str) -> Any:
 
 def in_notation_words(e: HandFileError) -> NotationError:
     """A hand-file error in the words of the notation: ``hands.Anna`` is segment ``Anna``."""
-    return NotationError(_segment_of(e.key), re.sub(r"\bhands\.(\S+)", r"\1's hand", e.message))
+    message = re.sub(r"\bhands\.(\S+)", r"\1's hand", e.message)
+    return NotationError(_segment_of(e.key), re.sub(r"\bdealt\.(\S+)", r"\1's dealt hand", message))
 
 
 def parse_spec_line(text: str) -> HandSpec:
@@ -215,17 +232,18 @@ def parse_deal_line(text: str, *, allow_revokes: bool = False) -> Deal:
         raise in_notation_words(e) from None
 
 
-def format_deal_line(deal: Deal) -> str:
-    """The canonical one-line form of a deal."""
+def format_deal_line(deal: Deal, *, dealt: bool = False) -> str:
+    """The canonical one-line form of a deal (``dealt``: the dealt form, head ``... dealt``)."""
     for s in deal.seats:
         _check_seat(s, s)
     five = len(deal.seats) == 5 and deal.dealer in deal.seats
-    parts = [f"{deal.contract} {deal.declarer}"]
+    hands = dealt_hands(deal) if dealt else deal.hands
+    parts = [f"{deal.contract} {deal.declarer}" + (f" {DEALT}" if dealt else "")]
     for s in deal.seats:
         if five and s == deal.dealer:
             parts.append(f"{s}: out")
         else:
-            parts.append(f"{s}: {' '.join(set_names(deal.hands.get(s, 0))) or '-'}")
+            parts.append(f"{s}: {' '.join(set_names(hands.get(s, 0))) or '-'}")
     parts.append(f"dobb: {' '.join(set_names(deal.dobb))}")
     if deal.discard is not None:
         parts.append(f"discard: {' '.join(set_names(deal.discard))}")
@@ -238,23 +256,26 @@ def format_deal_line(deal: Deal) -> str:
     return " | ".join(parts)
 
 
-def format_spec_line(spec: HandSpec) -> str:
+def format_spec_line(spec: HandSpec, *, dealt: bool = False) -> str:
     """The one-line form of any spec, a player's partial view too (unseen hands ``?``).
 
     The head comes only when declarer and contract are known; ``me``, ``bids`` and
-    ``must`` (only when true) follow the deal's segments.
+    ``must`` (only when true) follow the deal's segments.  With ``dealt``, the dealt
+    form: the head ends in ``dealt`` (or is just ``dealt``).
     """
     for s in spec.seats:
         _check_seat(s, s)
     five = len(spec.seats) == 5 and spec.dealer in spec.seats
-    parts = [f"{spec.contract} {spec.declarer}"] if spec.declarer and spec.contract else []
+    head = [f"{spec.contract} {spec.declarer}"] if spec.declarer and spec.contract else []
+    parts = [" ".join([*head, DEALT])] if dealt else head
+    hands = dealt_hands(spec) if dealt else spec.hands
     if spec.me is not None:
         parts.append(f"me: {spec.me}")
     for s in spec.seats:
         if five and s == spec.dealer:
             parts.append(f"{s}: out")
-        elif s in spec.hands:
-            parts.append(f"{s}: {' '.join(set_names(spec.hands[s])) or EMPTY_HAND}")
+        elif s in hands:
+            parts.append(f"{s}: {' '.join(set_names(hands[s])) or EMPTY_HAND}")
         else:
             parts.append(f"{s}: {UNKNOWN_HAND}")
     for key in ("dobb", "discard"):
