@@ -195,8 +195,10 @@ def main() -> None:
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 @click.option("--no-diagram", is_flag=True,
-              help="Text without the diagram (the hands by suit, the tricks played and the best line with running totals, the result split into tricks and lay-away or Dobb). "
-                   "The diagram is shown by default, for every deal; --json never has it.")
+              help="Text without the diagram (the hands by suit as held now, the cards already played "
+                   "left out; the tricks played and the best line with running totals; the result split "
+                   "into tricks and lay-away or Dobb). The diagram is shown by default, for every deal; "
+                   "--json never has it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int,
           no_diagram: bool, quiet: bool) -> None:
@@ -232,8 +234,9 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
 @click.option("--line", "line_only", is_flag=True, help="Only the one-line notation of each deal.")
 @click.option("--no-diagram", is_flag=True,
-              help="Text without the diagram (the hands by suit, held now, and the tricks so far with running totals, as YAML comments after each deal; not for views). "
-                   "The diagram is shown by default, for every deal; --json never has it.")
+              help="Text without the diagram (the hands by suit, held now, and the tricks so far with "
+                   "running totals, as YAML comments after each deal; not for views). The diagram is shown "
+                   "by default, for every deal; --json never has it.")
 def check(file: str | None, deal_line: str | None, as_json: bool, line_only: bool, no_diagram: bool) -> None:
     """Validate the deals of FILE and print them back normalised.
 
@@ -273,8 +276,9 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
 @click.option("--match-cost", type=click.FloatRange(min=0), metavar="MONEY",
               help="Also show payments in money, a match (12 units) costing MONEY.")
 @click.option("--no-diagram", is_flag=True,
-              help="Text without the diagram (the hands by suit, at the opening lead, the tricks with running totals, the result split into tricks and lay-away or Dobb). "
-                   "The diagram is shown by default, for every deal; --json never has it.")
+              help="Text without the diagram (the hands by suit, at the opening lead, the tricks with "
+                   "running totals, the result split into tricks and lay-away or Dobb). The diagram is shown "
+                   "by default, for every deal; --json never has it.")
 def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: float | None,
           no_diagram: bool) -> None:
     """Score finished hands: all 8 tricks in `tricks`, hands empty.
@@ -494,8 +498,9 @@ def play(file: str | None, deal_line: str | None, samples: int | None, seed: int
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 @click.option("--no-diagram", is_flag=True,
-              help="Text without the diagram (the hands by suit, at the opening lead, before the tricks; the trick table then has running totals and the result split). "
-                   "The diagram is shown by default, for every deal; --json never has it.")
+              help="Text without the diagram (the hands by suit, at the opening lead, before the tricks; the "
+                   "trick table then has running totals and the result split). The diagram is shown by "
+                   "default, for every deal; --json never has it.")
 def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, no_diagram: bool) -> None:
     """Review a played hand card by card with open cards.
 

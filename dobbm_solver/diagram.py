@@ -32,7 +32,6 @@ from .cards import (
     card_points,
     card_rank,
     card_suit,
-    scan_forward,
     sorted_cards,
     trick_winner,
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import card_name, card_points
-from .diagram import finished, hands_diagram, result_split, trick_rows as diagram_rows, trick_table
+from .diagram import finished, hands_diagram, result_split, trick_table
+from .diagram import trick_rows as diagram_rows
 from .notation import format_deal_line
 from .report import heading
 from .review import CardReview, Review, trick_rows
