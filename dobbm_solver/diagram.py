@@ -102,7 +102,7 @@ def hands_diagram(deal: Deal, *, at_lead: bool) -> list[str]:
                 for s in DISPLAY_SUITS]
         rows.append([_seat_label(deal, seat), *cols])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    when = "at the opening lead" if at_lead or not deal.tricks else "now"
+    when = ("as dealt" if deal.needs_discard else "at the opening lead") if at_lead or not deal.tricks else "now"
     notes = ["trumps first, high to low"]
     if marked:
         notes.append(f"{DOBB_MARK}: taken up from the Dobb")
