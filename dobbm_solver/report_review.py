@@ -126,6 +126,8 @@ def review_text(review: Review, title: str, diagram: bool = False) -> str:
                  + payment_text(decl, review.units))
     if not review.cards:
         lines.append("  no card played yet: nothing to review")
+        if diagram:
+            lines += hands_diagram(deal, at_lead=True)
         return "\n".join(lines)
     lines += _diagram_table(review) if diagram else _table(review)
     lines.append("  (-N: the card cost its side N points; ! it changed the outcome, "
