@@ -64,7 +64,7 @@ def read_hands(text: str) -> tuple[dict[str, list[int]], list[int]]:
     k = start + 2
     while not re.match(r"^#?\s+(Dobb|lay-away): ", lines[k]):
         seat, *cols = re.split(r"\s{2,}", lines[k].lstrip("#").strip())
-        cols += ["-"] * (4 - len(cols))            # an empty last column is stripped
+        assert len(cols) == 4                      # a void shows as "-"
         cards = []
         for suit, col in zip(SUIT_COLUMNS, cols):
             cards += [] if col == "-" else _cards(" ".join(suit + r for r in col.split()))
@@ -74,9 +74,9 @@ def read_hands(text: str) -> tuple[dict[str, list[int]], list[int]]:
     return hands, beside
 
 
-def read_table(text: str) -> tuple[list[str], list[list[str]], int | None]:
-    """The trick table: its seat columns, its rows (split on 2+ spaces) and the index of
-    the row the best line starts in (None: no best line)."""
+def read_table(text: str) -> tuple[list[str], list[str], int | None]:
+    """The trick table: its seat columns, its rows and the index of the row the best
+    line starts in (None: no best line)."""
     lines = [ln.lstrip("#") for ln in text.splitlines()]
     start = next(i for i, ln in enumerate(lines) if ln.startswith("  trick  lead "))
     seats = re.split(r"\s{2,}", lines[start].split("|")[0].strip())[2:-2]
