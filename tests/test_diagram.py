@@ -368,6 +368,14 @@ tricks:
 - HK H9 E9 E6
 - SA S6 SO S8
 - SK S10
+# as dealt, the 8 cards each seat was dealt (dealt: instead of hands:):
+# solo Anna dealt | Anna: HA HK HO HU H8 LU SA SK | Bert: H9 H6 LO L7 S10 SU S7 S6 | Cora: EA E10 EO E9 E7 L10 L8 SO \
+| Dave: EU E8 E6 LA L9 L6 S9 S8 | dobb: H10 H7 EK LK | tricks: HA H6 E7 E8, HK H9 E9 E6, SA S6 SO S8, SK S10
+# dealt:
+#   Anna: HA HK HO HU H8 LU SA SK
+#   Bert: H9 H6 LO L7 S10 SU S7 S6
+#   Cora: EA E10 EO E9 E7 L10 L8 SO
+#   Dave: EU E8 E6 LA L9 L6 S9 S8
 """,
     ("review", "played.yaml"): """\
 TITLE: review: Dobbm by Anna
