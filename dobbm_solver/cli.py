@@ -6,30 +6,39 @@ import json
 import sys
 from typing import Any, Callable, Iterable, TypeVar
 
-import click
+from ._interrupt import EXIT_INTERRUPTED, WholeOutput, exit_on_ctrl_c
 
-from . import __version__
-from .deal import Deal
-from .errors import DobbmError, DobbmRuntimeError
-from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
-from .notation import format_deal_line, parse_spec_line
-from .report import (
-    advice_dict,
-    advice_partial,
-    advice_text,
-    check_dict,
-    check_text,
-    score_dict,
-    score_text,
-    solve_dict,
-    solve_text,
-)
-from .scoring import score_hand
-from .solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
+with exit_on_ctrl_c():   # Ctrl-C while the modules load: one line, exit code 130
+    import click
+
+    from . import __version__
+    from ._pool import MAX_JOBS
+    from .deal import Deal
+    from .errors import DobbmError, DobbmRuntimeError
+    from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
+    from .notation import format_deal_line, parse_spec_line
+    from .report import (
+        advice_dict,
+        advice_partial,
+        advice_text,
+        check_dict,
+        check_text,
+        score_dict,
+        score_text,
+        solve_dict,
+        solve_text,
+    )
+    from .scoring import score_hand
+    from .solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: ``--jobs`` of every command that has it: one meaning (``_pool.resolve_jobs``), one text.
+JOBS_OPTION = click.option(
+    "-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=None, metavar="N",
+    help=f"Worker processes on this machine, 1 to {MAX_JOBS}; 0 or not given: one per core; "
+         "1: work in this process.  The results do not depend on it.")
 
 
 class BadInput(click.ClickException):
@@ -81,6 +90,16 @@ def _read_deals(source: str | None, deal_line: str | None,
             for title, spec in _read_specs(source, deal_line)]
 
 
+def _echo(text: str) -> None:
+    """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
+    the output blocked by a slow reader say, stops the command after it (at most
+    ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
+    with WholeOutput() as out:
+        click.echo(text)
+    if out.caught:
+        raise KeyboardInterrupt
+
+
 def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     """A progress bar on stderr for several items, silent when stderr is no terminal."""
     if quiet or len(items) < 2 or not sys.stderr.isatty():
@@ -92,6 +111,13 @@ class _Group(click.Group):
     """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
     A library error raised outside a :func:`_guard` is still one clean line."""
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:   # Ctrl-C while the command line is read: as during the command
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -99,7 +125,7 @@ class _Group(click.Group):
             raise _clean(e) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
-            ctx.exit(130)
+            ctx.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=_Group, context_settings=CONTEXT)
@@ -152,12 +178,12 @@ def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool
     for title, deal in _progress(deals, quiet, "solving"):
         best = _guard(lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            click.echo(json.dumps(solve_dict(best)))
+            _echo(json.dumps(solve_dict(best)))
         else:
             if not first:
                 click.echo()
             first = False
-            click.echo(solve_text(best, title, None if show_all else 10))
+            _echo(solve_text(best, title, None if show_all else 10))
 
 
 @main.command(context_settings=CONTEXT)
@@ -174,13 +200,13 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     deals = _read_deals(file, deal_line)
     for n, (title, deal) in enumerate(deals):
         if as_json:
-            click.echo(json.dumps(check_dict(deal)))
+            _echo(json.dumps(check_dict(deal)))
         elif line_only:
-            click.echo(format_deal_line(deal))
+            _echo(format_deal_line(deal))
         else:
             if n:
                 click.echo("---")
-            click.echo(check_text(deal, title))
+            _echo(check_text(deal, title))
 
 
 @main.command(context_settings=CONTEXT)
@@ -201,11 +227,11 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     for n, (title, deal) in enumerate(deals):
         sc = _guard(lambda: score_hand(deal))
         if as_json:
-            click.echo(json.dumps(score_dict(deal, sc, match_cost)))
+            _echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:
             if n:
                 click.echo()
-            click.echo(score_text(deal, sc, title, match_cost))
+            _echo(score_text(deal, sc, title, match_cost))
 
 
 @main.command(context_settings=CONTEXT)
@@ -216,9 +242,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
 @click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
               help="value: the declarer's points under best play; analyse: also the best card "
                    "and a best line.")
-@click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
-              help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "
-                   "[default: all cores]")
+@JOBS_OPTION
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
@@ -317,11 +341,11 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         if partial:
             title += " [PARTIAL: interrupted]"
         if as_json:
-            click.echo(json.dumps(advice_dict(advice)))
+            _echo(json.dumps(advice_dict(advice)))
         else:
             if n:
                 click.echo()
-            click.echo(advice_text(advice, title, limit))
+            _echo(advice_text(advice, title, limit))
         if partial:
             click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
                        err=True)
@@ -331,8 +355,7 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
 def _analyzer_options(fn: F) -> F:
     fn = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")(fn)
     fn = click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")(fn)
-    fn = click.option("--jobs", "-j", type=click.IntRange(0, 256), default=None,
-                      help="Worker processes (default: all cores).")(fn)
+    fn = JOBS_OPTION(fn)
     fn = click.option("--seed", type=click.IntRange(min=0), default=None,
                       help="Seed for reproducible sampling (default: random, and reported).")(fn)
     fn = click.option("--samples", "-n", type=click.IntRange(2, 100000), default=None,
