@@ -1,15 +1,17 @@
 """Ctrl-C without a traceback: as a flag while the main thread waits on a pool of
 worker processes (:class:`CtrlC`), while a document is written
-(:class:`WholeOutput`), and while the command line starts (:func:`exit_on_ctrl_c`)."""
+(:class:`WholeOutput`), and while the command line starts (:func:`exit_on_ctrl_c`);
+and an exit status of 130 that stays 130 (:func:`hold_ctrl_c`)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Iterator
+from typing import Any, Iterator, TextIO
 
 
 class CtrlC:
@@ -52,15 +54,52 @@ FINISH_SECONDS = 10.0
 
 @contextmanager
 def exit_on_ctrl_c(message: str = "Interrupted.") -> Iterator[None]:
-    """Ctrl-C inside: ``message`` on stderr and ``SystemExit(130)``, no traceback.
+    """Ctrl-C inside ends the process at once: ``message`` on stderr, status 130,
+    no traceback.
 
-    For the command line's start (its modules loading), where nothing else
-    would catch the ``KeyboardInterrupt``."""
+    For modules loading (the command line's start), when nothing is written
+    yet and nothing needs cleaning up.  A ``KeyboardInterrupt`` raised while
+    Python imports can be lost (raised in a callback whose errors are
+    ignored) or leave an import lock held, so Ctrl-C here does not raise: its
+    handler ends the process.  Elsewhere than in the main thread this does
+    nothing."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # SIGINT meant to be ignored stays so
+        yield
+        return
+
+    def end_now(signum: int, frame: FrameType | None) -> None:
+        _say(message)
+        os._exit(EXIT_INTERRUPTED)
+
+    previous = signal.signal(signal.SIGINT, end_now)
     try:
         yield
-    except KeyboardInterrupt:
-        _say(message)
-        raise SystemExit(EXIT_INTERRUPTED) from None
+    except BaseException as e:   # a Ctrl-C that came before, raised now
+        if not is_ctrl_c(e):
+            raise
+        end_now(signal.SIGINT, None)
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+
+def hold_ctrl_c() -> None:
+    """Hold back SIGINT for the rest of this process (it is ending with status 130).
+
+    An interpreter that saw ``KeyboardInterrupt`` leave code it ran through
+    ``exec`` (a dataclass being made, say), even if it was caught later,
+    ends by sending itself SIGINT, whatever the exit status; held back, that
+    SIGINT never arrives and the status stays.  A Ctrl-C during the
+    shutdown has no effect either."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def is_ctrl_c(e: BaseException) -> bool:
+    """Whether ``e`` is Ctrl-C: a ``KeyboardInterrupt``, or the ``RuntimeError`` that
+    Python wraps one in when it came while a class was made (``__set_name__``)."""
+    return isinstance(e, KeyboardInterrupt) or (
+        isinstance(e, RuntimeError) and isinstance(e.__cause__, KeyboardInterrupt))
 
 
 def _say(line: str) -> None:
@@ -104,3 +143,27 @@ class WholeOutput(CtrlC):
             self._timer.cancel()
             self._timer = None
         super().__exit__(*exc)
+
+
+def write_whole(text: str, stream: TextIO | None = None) -> bool:
+    """Write ``text`` to ``stream`` (default ``sys.stdout``) whole, in spite of Ctrl-C
+    (see :class:`WholeOutput`); whether Ctrl-C came meanwhile.
+
+    A stream with a file descriptor is written with ``os.write`` until every
+    byte is out: Python's buffered writer drops the rest of a write that a
+    signal cut short (a partial write to a full pipe)."""
+    stream = sys.stdout if stream is None else stream
+    with WholeOutput() as out:
+        try:
+            fd: int | None = stream.fileno()
+        except (AttributeError, OSError, ValueError):   # io.UnsupportedOperation: no descriptor
+            fd = None
+        if fd is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            stream.flush()
+            data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+            while data:
+                data = data[os.write(fd, data):]
+    return out.caught

@@ -54,7 +54,7 @@ from .errors import DobbmRuntimeError, OptionError
 from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = [
-    "MAX_JOBS", "IN_FLIGHT", "POLL_SECONDS", "WATCHDOG_SECONDS",
+    "MAX_JOBS", "IN_FLIGHT", "POLL_SECONDS", "WATCHDOG_SECONDS", "PARENT_DEATH_SIGNAL",
     "JobsError", "WorkerDied", "WorkerStartFailed", "available_cores", "resolve_jobs", "worker_solver", "WorkerPool",
 ]
 
@@ -123,9 +123,12 @@ def worker_solver(tt_mb: int | None = None) -> Solver:
     return s
 
 
+#: The signal the kernel sends a worker when its parent process ends (Linux);
+#: 0: none, the watchdog alone ends it.
+PARENT_DEATH_SIGNAL = int(signal.SIGKILL)
+_PR_SET_PDEATHSIG = 1
 #: Why this worker could not start (set by its initializer), raised by its every task.
 _start_failure: BaseException | None = None
-_PR_SET_PDEATHSIG = 1
 
 
 def _watch_parent(parent: int) -> None:
@@ -138,10 +141,10 @@ def _watch_parent(parent: int) -> None:
 def _die_with_parent(parent: int) -> None:
     """Be killed the moment the parent process ends (Linux), and in any case exit
     within :data:`WATCHDOG_SECONDS` of it (a thread that looks)."""
-    if sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux") and PARENT_DEATH_SIGNAL:
         import ctypes
         try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, PARENT_DEATH_SIGNAL, 0, 0, 0)
         except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog alone
             pass
     if os.getppid() != parent:   # the parent was gone before that

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any, Callable, Iterable, TypeVar
 
-from ._interrupt import EXIT_INTERRUPTED, WholeOutput, exit_on_ctrl_c
+from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c, write_whole
 
 with exit_on_ctrl_c():   # Ctrl-C while the modules load: one line, exit code 130
     import click
@@ -94,9 +94,7 @@ def _echo(text: str) -> None:
     """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
     the output blocked by a slow reader say, stops the command after it (at most
     ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
-    with WholeOutput() as out:
-        click.echo(text)
-    if out.caught:
+    if write_whole(text + "\n"):
         raise KeyboardInterrupt
 
 
@@ -110,6 +108,16 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
 class _Group(click.Group):
     """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
     A library error raised outside a :func:`_guard` is still one clean line."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # the process's entry point (the ``dobbm`` script, python -m): its exit status
+        # after Ctrl-C is 130 (see _interrupt.hold_ctrl_c); CliRunner calls main()
+        try:
+            return self.main(*args, **kwargs)
+        except SystemExit as e:
+            if e.code == EXIT_INTERRUPTED:
+                hold_ctrl_c()
+            raise
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:   # Ctrl-C while the command line is read: as during the command
@@ -266,7 +274,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
     """
     import contextlib
 
-    from .study import StudyInterrupted, collect_deals, output_format, run_study
+    with exit_on_ctrl_c():
+        from .study import StudyInterrupted, collect_deals, output_format, run_study
 
     def warn(e: ValueError) -> None:
         click.echo(f"Warning: skipped: {e}", err=True)
@@ -311,7 +320,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
 
 def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
-    from .analyzer import analyze_bid, analyze_discard, analyze_double, make_view
+    with exit_on_ctrl_c():
+        from .analyzer import analyze_bid, analyze_discard, analyze_double, make_view
 
     run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double}[command]
     views = [(title, _guard(lambda: make_view(spec, command))) for title, spec in _read_specs(file, deal_line)]
