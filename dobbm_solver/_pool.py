@@ -47,7 +47,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Any, Callable, Generator, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 from ._interrupt import CtrlC
 from .errors import DobbmRuntimeError, OptionError
@@ -331,10 +331,25 @@ class WorkerPool:
         except BrokenProcessPool:
             raise self._died() from None
 
+    def gather(self, futures: Sequence[Future[Any]]) -> list[Any]:
+        """The results of ``futures`` (of this pool) in order, waiting with Ctrl-C as a
+        flag (see :class:`~dobbm_solver._interrupt.CtrlC`): Ctrl-C sets
+        :attr:`interrupted`, cancels those not done and raises ``KeyboardInterrupt``."""
+        pending = {f for f in futures if not f.done()}
+        if pending:
+            with CtrlC() as ctrl_c:
+                while pending and not ctrl_c.caught:
+                    _, pending = wait(pending, timeout=POLL_SECONDS)
+            if ctrl_c.caught:
+                self.interrupted = True
+                for f in futures:
+                    f.cancel()
+                raise KeyboardInterrupt
+        return [self.result(f) for f in futures]
+
     def _died(self) -> WorkerDied:
-        table = "" if self.tt_mb is None else f" each holds a {self.tt_mb} MiB table:"
-        return WorkerDied(f"a worker process died (out of memory?{table} try fewer jobs"
-                          f"{' or a smaller table' if table else ''})")
+        table = "" if self.tt_mb is None else f": each holds a {self.tt_mb} MiB table"
+        return WorkerDied(f"a worker process died (killed, or out of memory{table}; try fewer jobs)")
 
     # -- many tasks ------------------------------------------------------------
     def run(self, task: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:

@@ -170,6 +170,14 @@ def test_workers_ignore_sigint_and_the_parent_does_not():
         signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_gather_gives_the_results_in_order(jobs):
+    with WorkerPool(jobs, tt_mb=None) as pool:
+        futures = [pool.submit(_square, i) for i in range(12)]
+        assert pool.gather(futures) == [(i, i * i) for i in range(12)]
+        assert not pool.interrupted
+
+
 def test_nothing_runs_once_interrupted():
     for jobs in (1, 2):
         with WorkerPool(jobs, tt_mb=None) as pool:

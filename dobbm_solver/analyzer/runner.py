@@ -80,6 +80,7 @@ class SampleRunner:
         self._cv_count = CV_DRAWS
         self._cv_futures: list[Future] = []
         self._cv: ControlVariates | None = None
+        self._cv_lost = False
 
     @property
     def interrupted(self) -> bool:
@@ -102,21 +103,29 @@ class SampleRunner:
             self._cv_futures = [self.pool.submit(draw_features, self.view, self.seed, a, min(step, count - a))
                                 for a in range(0, count, step)]
 
-    def cv(self) -> ControlVariates:
-        """The control variates (waits for the cheap draws, or makes them here)."""
-        if self._cv is None:
-            if self._cv_futures:
-                draws = [f for fut in self._cv_futures for f in self.pool.result(fut)]
-            else:
-                draws = draw_features(self.view, self.seed, 0, self._cv_count)
+    def cv(self) -> ControlVariates | None:
+        """The control variates (waits for the cheap draws, or makes them here); None
+        if Ctrl-C stopped that (the run is then interrupted)."""
+        if self._cv is None and not self._cv_lost:
+            try:
+                if self._cv_futures:
+                    draws = [f for part in self.pool.gather(self._cv_futures) for f in part]
+                else:
+                    draws = draw_features(self.view, self.seed, 0, self._cv_count)
+            except KeyboardInterrupt:
+                self.pool.interrupted = True
+                self._cv_lost = True
+                return None
             self._cv = ControlVariates(draws)
         return self._cv
 
     def fit(self, indices: Sequence[int]) -> PlainMean:
-        """The mean estimator for the samples ``indices``."""
+        """The mean estimator for the samples ``indices`` (a plain mean for few samples,
+        or once Ctrl-C stopped the cheap draws: partial advice all the same)."""
         if len(indices) < CV_MIN_SAMPLES:
             return PlainMean()
-        return self.cv().fit(indices, self.features)
+        cv = self.cv()
+        return PlainMean() if cv is None else cv.fit(indices, self.features)
 
     # -- solving
     def plan(self, more: int) -> None:
