@@ -9,9 +9,8 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Iterator, TextIO
+from typing import Any, TextIO
 
 
 class CtrlC:
@@ -52,35 +51,49 @@ EXIT_INTERRUPTED = 130
 FINISH_SECONDS = 10.0
 
 
-@contextmanager
-def exit_on_ctrl_c(message: str = "Interrupted.") -> Iterator[None]:
-    """Ctrl-C inside ends the process at once: ``message`` on stderr, status 130,
-    no traceback.
+class exit_on_ctrl_c:   # lower case: used as a function, with exit_on_ctrl_c(): ...
+    """Ctrl-C inside ``with exit_on_ctrl_c():`` ends the process at once: ``message``
+    on stderr, status 130, no traceback.
 
     For modules loading (the command line's start), when nothing is written
     yet and nothing needs cleaning up.  A ``KeyboardInterrupt`` raised while
     Python imports can be lost (raised in a callback whose errors are
     ignored) or leave an import lock held, so Ctrl-C here does not raise: its
-    handler ends the process.  Elsewhere than in the main thread this does
-    nothing."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # SIGINT meant to be ignored stays so
-        yield
-        return
+    handler ends the process.  With ``until_released`` the handler stays
+    after the block, until :meth:`release` (a module that goes on loading
+    after its imports).  Nothing happens outside the main thread, or when
+    SIGINT is ignored (it stays so).
+    """
 
-    def end_now(signum: int, frame: FrameType | None) -> None:
-        _say(message)
+    def __init__(self, message: str = "Interrupted.", *, until_released: bool = False) -> None:
+        self.message = message
+        self.until_released = until_released
+        self._previous: Any = None
+        self._installed = False
+
+    def _end_now(self, signum: int, frame: FrameType | None) -> None:
+        _say(self.message)
         os._exit(EXIT_INTERRUPTED)
 
-    previous = signal.signal(signal.SIGINT, end_now)
-    try:
-        yield
-    except BaseException as e:   # a Ctrl-C that came before, raised now
-        if not is_ctrl_c(e):
-            raise
-        end_now(signal.SIGINT, None)
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    def __enter__(self) -> "exit_on_ctrl_c":
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            self._previous = signal.signal(signal.SIGINT, self._end_now)
+            self._installed = True
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc is not None and self._installed and is_ctrl_c(exc):   # a Ctrl-C that came before, raised now
+            self._end_now(signal.SIGINT, None)
+        if not self.until_released or exc is not None:
+            self.release()
+
+    def release(self) -> None:
+        """Ctrl-C as it was before (a ``KeyboardInterrupt`` by default)."""
+        if self._installed:
+            previous = self._previous if self._previous is not None else signal.default_int_handler
+            signal.signal(signal.SIGINT, previous)
+            self._installed = False
 
 
 def hold_ctrl_c() -> None:
@@ -162,7 +175,8 @@ def write_whole(text: str, stream: TextIO | None = None) -> bool:
             stream.write(text)
             stream.flush()
         else:
-            stream.flush()
+            for pending in {id(s): s for s in (sys.stdout, stream) if s is not None}.values():
+                pending.flush()   # what was written before goes first
             data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
             while data:
                 data = data[os.write(fd, data):]

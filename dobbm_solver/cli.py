@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c, write_whole
 
-with exit_on_ctrl_c():   # Ctrl-C while the modules load: one line, exit code 130
+with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while this module loads: exit 130
     import click
 
     from . import __version__
@@ -94,7 +95,7 @@ def _echo(text: str) -> None:
     """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
     the output blocked by a slow reader say, stops the command after it (at most
     ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
-    if write_whole(text + "\n"):
+    if write_whole(text + "\n", click.get_text_stream("stdout")):   # the stream click.echo writes to
         raise KeyboardInterrupt
 
 
@@ -103,6 +104,12 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     if quiet or len(items) < 2 or not sys.stderr.isatty():
         return items
     return click.progressbar(items, label=label, file=sys.stderr)
+
+
+def _the_command_runs() -> bool:
+    """Whether this process is the ``dobbm`` command (its script, or python -m dobbm_solver.cli)."""
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    return __name__ == "__main__" or Path(main_file).name.startswith("dobbm")
 
 
 class _Group(click.Group):
@@ -128,6 +135,7 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            loading.release()   # Ctrl-C ended the process at once until here; now it is caught
             return super().invoke(ctx)
         except (DobbmError, DobbmRuntimeError) as e:
             raise _clean(e) from None
@@ -416,6 +424,8 @@ def double(file: str | None, deal_line: str | None, samples: int | None, seed: i
     _analyze("double", file, deal_line, samples, seed, jobs, as_json, quiet)
 
 
+if not _the_command_runs():   # imported as a library: Ctrl-C as it was (else see _Group.invoke)
+    loading.release()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

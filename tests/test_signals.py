@@ -230,11 +230,31 @@ def _load_with_ctrl_c(module: str, disposition: object) -> subprocess.Popen:
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, disposition))
 
 
+CONSOLE_SCRIPT = textwrap.dedent('''
+    # what pip writes for the project's console script (dobbm = "dobbm_solver.cli:main")
+    import re
+    import sys
+    from dobbm_solver.cli import main
+    if __name__ == "__main__":
+        sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+        sys.exit(main())
+''')
+
+
+@pytest.mark.parametrize("entry", ["script", "module"])
 @pytest.mark.parametrize("after", [0.0, 0.03, 0.08, 0.15, 0.3])
-def test_ctrl_c_in_the_first_moments_is_130(after, cleanup):
+def test_ctrl_c_in_the_first_moments_is_130(tmp_path, entry, after, cleanup):
     # Ctrl-C from the moment the package loads its compiled core (its modules loading,
     # the command line read, the analysis starting): always 130, never a traceback
-    proc = start(LONG_BID + ["--jobs", "1"])
+    if entry == "script":
+        script = tmp_path / "dobbm"
+        script.write_text(CONSOLE_SCRIPT)
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        proc = subprocess.Popen([sys.executable, str(script), *LONG_BID, "--jobs", "1"], cwd=REPO, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    else:
+        proc = start(LONG_BID + ["--jobs", "1"])
     cleanup(proc)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
