@@ -6,9 +6,14 @@ explore more nodes shows here on any machine.  Run from the repository root:
     python benchmarks/check_nodes.py            # compare; exit 1 on more nodes or a changed value
     python benchmarks/check_nodes.py --update   # after an intended change: rewrite the figures
 
-The figures live in ``benchmarks/nodes.json``: for the first ``COUNT`` deals of
-``hands/benchmark.yaml``, the value and the nodes of a value-only solve from the
-opening lead with the default 64 MiB table.
+The figures live in ``benchmarks/nodes.json``: for every deal of
+``hands/benchmark.yaml``, from the opening lead with the default 64 MiB table,
+the value and the nodes of a value-only solve (``solve``), and every legal
+card's value and the nodes of the analysis (``analyze``: every card's value and
+a best line).  The check fails when a deal is missing or extra, when any value
+differs, when the total of either kind of nodes grows at all, or when one
+deal's nodes grow by more than ``DEAL_GROWTH`` and ``DEAL_SLACK`` nodes (so
+growth on one deal cannot hide behind savings on others).
 """
 
 from __future__ import annotations
@@ -18,24 +23,65 @@ import json
 import sys
 import time
 from pathlib import Path
-
-from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.solver import Solver
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
+
+from dobbm_solver.cards import card_name  # noqa: E402
+from dobbm_solver.handfile import load_hand_file  # noqa: E402
+from dobbm_solver.solver import Solver  # noqa: E402
+
 FIGURES = ROOT / "benchmarks" / "nodes.json"
 DEALS = ROOT / "hands" / "benchmark.yaml"
-COUNT = 40
-TOLERANCE = 1.0   # total nodes may not grow at all
+KINDS = ("value_nodes", "analysis_nodes")
+TOTAL_GROWTH = 1.0   # the totals may not grow at all
+DEAL_GROWTH = 1.10   # one deal's nodes: at most 10% more ...
+DEAL_SLACK = 1000    # ... or 1000 more, whichever is larger
+
+Record = dict[str, Any]
 
 
-def measure() -> list[dict[str, int]]:
+def measure() -> list[Record]:
+    """The figures of every benchmark deal, in file order."""
     solver = Solver()
-    out = []
-    for deal in load_hand_file(DEALS)[:COUNT]:
+    out: list[Record] = []
+    for deal in load_hand_file(DEALS):
         sol = solver.solve(deal)
-        out.append({"declarer_points": sol.declarer_points, "nodes": sol.nodes})
+        an = solver.analyze(deal)
+        out.append({"declarer_points": sol.declarer_points,
+                    "cards": {card_name(c): v for c, v in sorted(an.cards.items())},
+                    "value_nodes": sol.nodes, "analysis_nodes": an.nodes})
     return out
+
+
+def totals(records: list[Record]) -> dict[str, int]:
+    return {k: sum(int(r[k]) for r in records) for k in KINDS}
+
+
+def deal_limit(committed: int) -> int:
+    """The most nodes a deal committed with ``committed`` nodes may take."""
+    return max(int(committed * DEAL_GROWTH), committed + DEAL_SLACK)
+
+
+def compare(now: list[Record], ref: dict) -> list[str]:
+    """The reasons the figures ``now`` fail against the committed ``ref`` (none: they pass)."""
+    committed: list[Record] = ref["results"]
+    if len(now) != len(committed) or ref.get("deals") != len(committed):
+        return [f"{len(now)} deals measured, {len(committed)} committed (nodes.json says {ref.get('deals')})"]
+    bad = []
+    for i, (r, c) in enumerate(zip(now, committed), 1):
+        for key in ("declarer_points", "cards"):
+            if r[key] != c.get(key):
+                bad.append(f"deal {i}: {key} {r[key]}, committed {c.get(key)}")
+        for key in KINDS:
+            if int(r[key]) > deal_limit(int(c[key])):
+                bad.append(f"deal {i}: {key} {r[key]}, committed {c[key]} (limit {deal_limit(int(c[key]))})")
+    for key, total in totals(now).items():
+        if total > ref["total"][key] * TOTAL_GROWTH:
+            bad.append(f"total {key} {total}, committed {ref['total'][key]} "
+                       f"(+{100 * (total / ref['total'][key] - 1):.1f}%)")
+    return bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,26 +91,20 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     now = measure()
     secs = time.perf_counter() - t
-    total = sum(r["nodes"] for r in now)
+    total = totals(now)
+    summary = ", ".join(f"{total[k]} {k.replace('_', ' ')}" for k in KINDS)
     if args.update:
-        FIGURES.write_text(json.dumps({"deals": COUNT, "total_nodes": total, "results": now}, indent=1) + "\n")
-        print(f"node guard: wrote {FIGURES.name}: {COUNT} deals, {total} nodes ({secs:.2f} s)")
+        FIGURES.write_text(json.dumps({"deals": len(now), "total": total, "results": now}, indent=1) + "\n")
+        print(f"node guard: wrote {FIGURES.name}: {len(now)} deals, {summary} ({secs:.2f} s)")
         return 0
     ref = json.loads(FIGURES.read_text())
-    bad = [f"deal {i + 1}: value {r['declarer_points']}, committed {c['declarer_points']}"
-           for i, (r, c) in enumerate(zip(now, ref["results"])) if r["declarer_points"] != c["declarer_points"]]
+    bad = compare(now, ref)
     if bad:
-        print("node guard: VALUES CHANGED:\n  " + "\n  ".join(bad))
+        print("node guard: FAILED:\n  " + "\n  ".join(bad)
+              + "\n  if the change is intended, refresh with: python benchmarks/check_nodes.py --update")
         return 1
-    if total > ref["total_nodes"] * TOLERANCE:
-        growth = [(r["nodes"] - c["nodes"], i) for i, (r, c) in enumerate(zip(now, ref["results"]))]
-        worse = sorted(growth, reverse=True)[:5]
-        print(f"node guard: FAILED: {total} nodes on {COUNT} deals, committed {ref['total_nodes']} "
-              f"(+{100 * (total / ref['total_nodes'] - 1):.1f}%); most grown: "
-              + ", ".join(f"deal {i + 1} +{d}" for d, i in worse)
-              + "\n  if the growth is intended, refresh with: python benchmarks/check_nodes.py --update")
-        return 1
-    print(f"node guard: ok: {total} nodes on {COUNT} deals (committed {ref['total_nodes']}), {secs:.2f} s")
+    print(f"node guard: ok: {len(now)} deals, {summary} "
+          f"(committed {', '.join(str(ref['total'][k]) for k in KINDS)}), {secs:.2f} s")
     return 0
 
 

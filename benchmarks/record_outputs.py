@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "dobbm_solver.cli"]
 ADVICE = {
     "bid": ["hands/bid.yaml"],
     "discard": ["hands/discard.yaml"],
@@ -56,12 +57,12 @@ def record(out: Path) -> None:
     for command, files in ADVICE.items():
         for name in files:
             for jobs in ("1", "2"):
-                text = _run([sys.executable, "-m", "dobbm_solver.cli", command, name, "--json", "--seed", "1", "--jobs", jobs])
+                text = _run([*CLI, command, name, "--json", "--seed", "1", "--jobs", jobs])
                 (out / f"{command}-{Path(name).stem}-j{jobs}.txt").write_text(text)
-    (out / "solve-benchmark.txt").write_text(_run([sys.executable, "-m", "dobbm_solver.cli", "solve", "--json", "hands/benchmark.yaml"]))
+    (out / "solve-benchmark.txt").write_text(_run([*CLI, "solve", "--json", "hands/benchmark.yaml"]))
     with tempfile.TemporaryDirectory() as tmp:
         rows = Path(tmp) / "rows.jsonl"
-        _run([sys.executable, "-m", "dobbm_solver.cli", "study", "hands/benchmark.yaml", "-o", str(rows), "-q"])
+        _run([*CLI, "study", "hands/benchmark.yaml", "-o", str(rows), "-q"])
         ordered = sorted(rows.read_text().splitlines(), key=lambda r: json.loads(r)["id"])
         (out / "study-benchmark.txt").write_text(_normalise("\n".join(ordered)))
     nodes = subprocess.run([sys.executable, "benchmarks/check_nodes.py"], cwd=ROOT, capture_output=True, text=True)

@@ -71,7 +71,7 @@ def _one_round(solver, deals: Sequence, call: Callable) -> tuple[list, list[floa
 
 def _stats(times: list[float], nodes: list[int | None], deals: Sequence) -> dict:
     ms = [t * 1000 for t in times]
-    info = {
+    info: dict[str, float | int | None] = {
         "deals": len(deals),
         "per_deal_ms_median": round(statistics.median(ms), 3),
         "per_deal_ms_mean": round(statistics.fmean(ms), 3),
@@ -84,11 +84,12 @@ def _stats(times: list[float], nodes: list[int | None], deals: Sequence) -> dict
         if sel:
             info[f"{contract}_deals"] = len(sel)
             info[f"{contract}_per_deal_ms_median"] = round(statistics.median(sel), 3)
-    if all(n is not None for n in nodes):
-        info["nodes_total"] = sum(nodes)
-        info["nodes_median"] = int(statistics.median(nodes))
-        info["nodes_max"] = max(nodes)
-        info["nodes_per_s"] = int(sum(nodes) / sum(times)) if sum(times) else None
+    counted = [n for n in nodes if n is not None]
+    if len(counted) == len(nodes):
+        info["nodes_total"] = sum(counted)
+        info["nodes_median"] = int(statistics.median(counted))
+        info["nodes_max"] = max(counted)
+        info["nodes_per_s"] = int(sum(counted) / sum(times)) if sum(times) else None
     return info
 
 

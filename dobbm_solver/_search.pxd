@@ -5,12 +5,13 @@ from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
 
 cdef struct TTEntry:
     # 32 bytes: a two-entry bucket fills one 64-byte cache line
-    uint64_t key[2]     # exact packed key of the trick start (see canonical_key)
+    uint64_t key[2]     # key of the trick start by relative ranks (see canonical_key)
     uint32_t gen        # search generation that wrote it (other generations are empty)
     int8_t lower        # bounds on the future points from this trick start
     int8_t upper
     uint8_t depth       # cards left in all hands
-    uint8_t spare[9]
+    uint8_t spare
+    uint64_t exact      # the cards present (zero-point cards packed): with key, the position
 
 cdef struct Pos:
     uint64_t hands[4]   # seat 0 is the declarer, then clockwise
@@ -39,4 +40,5 @@ cdef class Core:
     cdef Ctx ctx
     cdef Pos root
     cdef size_t n_entries
+    cdef int64_t grow_after   # nodes after which a new table's search uses all of it
     cdef void* tt_raw

@@ -11,10 +11,15 @@ an MTD(f) driver working down from the most the declarer can reach;
 transposition table at trick starts holding bounds on the *future* points,
 stored independently of the points already taken and of the bonus (so
 entries hold across positions and lay-aways, see ``tt_encode``), keyed
-exactly by the four hands, the leader and the Match flag, so results never
-depend on the table size (a new table starts in a 1 MiB part of it, which
-stays cached from solve to solve, and is rehashed into the whole after
-100k nodes or when roots share it).  Equivalent zero-point cards are
+by the four hands in relative ranks (each suit's cards present packed to
+its lowest ranks), the leader and the Match flag: positions alike up to
+the points of their cards share entries, with the bounds shifted by the
+points they differ by (see ``point_shift``; value nodes on the 120
+benchmark deals 4.46M -> 1.82M, every card's 16.4M -> 5.26M); each entry
+holds the cards present too, so an entry is exact for its own position
+and results never depend on the table size (a new table starts in a
+1 MiB part of it, which stays cached from solve to solve, and is rehashed
+into the whole after 100k nodes or when roots share it).  Equivalent zero-point cards are
 searched once, and of a run of one hand's cards with no card in play
 between them only the right one when the trick's side is sure (see
 ``drop_dominated``); for the value of every card, such twins bound each
@@ -33,7 +38,10 @@ times that for each lead tried before it), on ties the declarer's highest
 card and a defender's lowest first; following cards by trick-winning
 heuristics alone (a defender who can win the trick for good does so with
 his richest such card; a card that can still be overtaken ranks with the
-losing ones; losing cards the cheapest first): a history counter for
+losing ones; losing cards the cheapest first, but when his side takes the
+trick -- a partner wins it for good, or still to play beats the declarer's
+card -- his richest, those that would take a card of the declarer later
+last): a history counter for
 them, as for the leads, cost more time than it saved nodes.
 """
 
@@ -77,6 +85,11 @@ cdef enum:
     NCARDS = 36
     TRUMP = 2
     INF = 1000
+
+# for the tests: a new table starts in its first SMALL_TABLE_ENTRIES entries
+# (or all of a smaller table) and moves to the whole after GROW_AFTER_NODES nodes
+SMALL_TABLE_ENTRIES = SMALL_ENTRIES
+GROW_AFTER_NODES = GROW_NODES
 
 cdef int POINTS[36]
 cdef int SUIT[36]
@@ -583,6 +596,15 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves,
     return moves & ~drop
 
 
+cdef inline bint ruff_for(const Pos* p, int seat, uint64_t sm) noexcept nogil:
+    """A partner of defender ``seat`` is void in suit ``sm`` and holds a trump."""
+    cdef int q
+    for q in range(1, 4):
+        if q != seat and not (p.hands[q] & sm) and (p.hands[q] & SUITMASK[TRUMP]):
+            return True
+    return False
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
                             uint64_t later_d, uint64_t later_f) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many.
@@ -605,6 +627,11 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
         mine = (wseat == 0) == (seat == 0)
         opp = later_f if seat == 0 else later_d
         safe = mine and not (opp & beat_mask(w))
+        if seat != 0 and not mine and not later_d and (later_f & beat_mask(w)):
+            # the declarer has played and a partner still to play beats
+            # him: the defenders can take the trick (nodes 7.39M -> 5.52M
+            # on the 120 benchmark deals)
+            safe = True
     while moves:
         c = dd_ctz(moves)
         moves &= moves - 1
@@ -622,16 +649,29 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
                 # a defender's lead the declarer cannot ruff goes first if it
                 # wins the trick (trumps, then the richest), next if a partner
-                # holds a card above the declarer's in its plain suit (the
-                # richest first: it is smeared): refutations that take
-                # points, found first, also tighten the fail-soft bounds
+                # holds a card above the declarer's in its plain suit or, the
+                # declarer holding the suit, can ruff it (the richest first:
+                # it is smeared): refutations that take points, found first,
+                # also tighten the fail-soft bounds
                 if not ((decl | part) & sm & ~((<uint64_t>2 << c) - 1)):
                     sc = (1 << 30) + (POINTS[c] << 4) + (c % 9) + (16 << 4 if SUIT[c] == TRUMP else 0)
-                elif SUIT[c] != TRUMP and (part & sm & above_all(decl & sm)):
+                elif SUIT[c] != TRUMP and ((part & sm & above_all(decl & sm)) or ((decl & sm) and ruff_for(p, seat, sm))):
                     sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
         elif safe:
-            # a partner takes the trick: smear points, keep winners
+            # a partner takes the trick: smear points, keep winners: those
+            # of this trick, and last the cards above all the declarer's of
+            # their suit, trumps or a suit he holds (each would take one of
+            # his cards later: nodes 5.52M -> 4.63M; every card above all
+            # others of its suit, 5.95M)
             sc = (POINTS[c] << 12) - (1 << 11 if beats(c, w) else 0)
+            sm = p.hands[0] & SUITMASK[SUIT[c]]
+            if (sm or SUIT[c] == TRUMP) and not (sm & ~((<uint64_t>2 << c) - 1)):
+                sc -= 1 << 16
+            elif not mine and beats(c, w):
+                # the declarer has played: a card beating his is the
+                # defenders' trick at once (value nodes 4475836 -> 4461744;
+                # such cards last instead: 6.24M)
+                sc += 1 << 16
         elif beats(c, w):
             if not (opp & beat_mask(c)):
                 # win it for good: the declarer with the lowest such card, a
@@ -697,20 +737,26 @@ cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
 
 
 cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexcept nogil:
-    """Exact two-word key of a trick start, with each suit's zero-point cards packed to the lowest ranks.
+    """Key of a trick start by relative ranks (``key[0..1]``), and the cards present (``key[2]``).
 
-    The 6 7 8 9 of a suit rank below all its point cards and count nothing, so
-    only their order among the cards still held matters, not which were played.
-    The four (disjoint) packed hands are given by three 36-bit sets: the
-    cards present, those of seats 1 and 3, and those of seats 2 and 3;
-    these, the leader, the Match flag and (before the declarer's first trick)
-    whether the bonus is zero fill 112 bits of ``key[0..1]``; the bonus
-    itself is not in the key (see ``tt_encode``).  Returns the hash of the key.
+    Positions whose hands hold the same cards relative to the cards still
+    present (each suit's present cards packed to its lowest ranks) are the
+    same game up to the points of the cards: their table entries serve each
+    other, with bounds shifted by the points the cards differ by (see
+    ``point_shift``).  The four (disjoint) packed hands are given by three
+    36-bit sets: the cards present, those of seats 1 and 3, and those of
+    seats 2 and 3; these, the leader, the Match flag and (before the
+    declarer's first trick) whether the bonus is zero fill 112 bits of
+    ``key[0..1]``; the bonus itself is not in the key (see ``tt_encode``).
+    ``key[2]`` is the set of cards present with each suit's zero-point cards
+    packed to its lowest ranks (the 6 7 8 9 count nothing: only their order
+    matters): with ``key[0..1]`` it gives the position exactly.  Returns the
+    hash of ``key[0..1]``.
     """
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ha = p.hands[1] | p.hands[3]
     cdef uint64_t hb = p.hands[2] | p.hands[3]
-    cdef uint64_t a = ha, b = hb, cp = present, hole, above
+    cdef uint64_t a = ha, b = hb, cp = present, cz, hole, above
     cdef int r
     # packing is a selection of bits, so it commutes with the union of the
     # (disjoint) hands.  All suits at once: close each gap among the zero
@@ -722,10 +768,45 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
         a = (a & ~above) | ((a & above) >> 1)
         b = (b & ~above) | ((b & above) >> 1)
         cp = (cp & ~above) | ((cp & above) >> 1)
+    key[2] = cp
+    # then every gap (ranks 7 .. 0 in turn): all the cards above it down one rank
+    cz = cp
+    for r in range(7, -1, -1):
+        hole = RANKMASK[r] & ~cz
+        if hole:
+            above = (hole << 1) * ((<uint64_t>1 << (8 - r)) - 1)   # ranks r + 1 .. 8 of those suits
+            a = (a & ~above) | ((a & above) >> 1)
+            b = (b & ~above) | ((b & above) >> 1)
+            cp = (cp & ~above) | ((cp & above) >> 1)
     key[0] = a | (b << 36)
     key[1] = ((b >> 28) | (cp << 8) | ((<uint64_t>(p.leader | (p.has_trick << 2))) << 44)
               | ((<uint64_t>(bonus == 0 and not p.has_trick)) << 47))
     return key_hash(key[0], key[1])
+
+
+cdef inline void point_shift(uint64_t mine, uint64_t theirs, int* dmin, int* dmax) noexcept nogil:
+    """How the points of the cards present ``mine`` differ from ``theirs`` (same relative ranks).
+
+    Pairing each suit's cards by relative rank, the twin positions' lines of
+    play correspond one to one with the same trick winners; a line's future
+    declarer points differ by the differences of the pairs he takes: at
+    least ``dmin`` (the negative ones), at most ``dmax`` (the positive ones).
+    """
+    cdef uint64_t x, y
+    cdef int s, d
+    dmin[0] = 0
+    dmax[0] = 0
+    for s in range(4):
+        x = mine & SUITMASK[s]
+        y = theirs & SUITMASK[s]
+        while x != y:      # same number of cards: the pairs above the last difference agree
+            d = POINTS[dd_ctz(x)] - POINTS[dd_ctz(y)]
+            if d > 0:
+                dmax[0] += d
+            else:
+                dmin[0] += d
+            x &= x - 1
+            y &= y - 1
 
 
 cdef inline int tt_encode(const Pos* p, int bonus, int v, bint upper) noexcept nogil:
@@ -768,12 +849,44 @@ cdef inline int tt_decode(const Pos* p, int bonus, int w) noexcept nogil:
 
 
 cdef inline TTEntry* tt_probe(Ctx* ctx, const uint64_t* key, uint64_t h) noexcept nogil:
+    """The entry of exactly this position, or NULL."""
     cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
     cdef int i
     for i in range(2):
-        if e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].gen == ctx.gen:
+        if (e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].exact == key[2]
+                and e[i].gen == ctx.gen):
             return &e[i]
     return NULL
+
+
+cdef inline bint tt_lookup(Ctx* ctx, const Pos* p, const uint64_t* key, uint64_t h,
+                           int* lo, int* hi) noexcept nogil:
+    """Bounds on the final points from this position's entry and its twins' (shifted); False if none."""
+    cdef TTEntry* e = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
+    cdef int i, wl, wu, dmin, dmax, l, u
+    cdef bint found = False
+    for i in range(2):
+        if e[i].key[0] == key[0] and e[i].key[1] == key[1] and e[i].gen == ctx.gen:
+            wl = e[i].lower
+            wu = e[i].upper
+            if e[i].exact != key[2]:
+                point_shift(key[2], e[i].exact, &dmin, &dmax)
+                # in the stored scale (see tt_encode) -1 is "no trick for the
+                # declarer", the same in both twins; trick points stay >= 0
+                if wl >= 0 or p.has_trick:
+                    wl += dmin
+                    if wl < 0:
+                        wl = 0
+                if wu >= 0 or p.has_trick:
+                    wu += dmax
+            l = tt_decode(p, ctx.bonus, wl)
+            u = tt_decode(p, ctx.bonus, wu)
+            if not found or l > lo[0]:
+                lo[0] = l
+            if not found or u < hi[0]:
+                hi[0] = u
+            found = True
+    return found
 
 
 cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
@@ -793,6 +906,7 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
             e = &b[1]
         e.key[0] = key[0]
         e.key[1] = key[1]
+        e.exact = key[2]
         e.gen = ctx.gen
         e.lower = lower
         e.upper = upper
@@ -814,6 +928,7 @@ cdef void tt_grow(Ctx* ctx) noexcept nogil:
     cdef uint64_t i, n = ctx.tt_small + 1
     cdef TTEntry t
     cdef uint64_t h
+    cdef uint64_t k3[3]
     ctx.tt_mask = ctx.tt_full
     for i in range(n):
         if ctx.tt[i].gen != ctx.gen:
@@ -823,7 +938,10 @@ cdef void tt_grow(Ctx* ctx) noexcept nogil:
             continue
         t = ctx.tt[i]
         ctx.tt[i].gen = ctx.gen - 1
-        tt_store(ctx, t.key, h, t.lower, t.upper, t.depth)
+        k3[0] = t.key[0]
+        k3[1] = t.key[1]
+        k3[2] = t.exact
+        tt_store(ctx, k3, h, t.lower, t.upper, t.depth)
 
 
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
@@ -832,8 +950,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
     cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul, later_d = 0, later_f = 0
-    cdef uint64_t key[2]
-    cdef TTEntry* e = NULL
+    cdef uint64_t key[3]
     cdef Pos child
     ctx.nodes += 1
 
@@ -905,10 +1022,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
-        e = tt_probe(ctx, key, h)
-        if e != NULL:
-            lo = tt_decode(p, ctx.bonus, e.lower)
-            hi = tt_decode(p, ctx.bonus, e.upper)
+        if tt_lookup(ctx, p, key, h, &lo, &hi):
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -965,8 +1079,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
-                      bint climb) noexcept nogil:
+cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:
     """MTD(f): a sequence of null-window searches closing in on the exact value,
     known to lie in ``lower..upper``.
 
@@ -974,13 +1087,12 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
     bound it returns.  Started from the top (the default), the searches
     mostly prove upper bounds, which are cheap and whose table entries the
     next, lower test reuses; on the benchmark deals this beat bisection and
-    bounded steps from the middle.  With ``climb``, tests that keep failing
-    high step up faster: after the first, each next test lies 1, 3, 9, ...
-    above the bound just proved (the fail-soft lower bounds mostly prove no
-    more than the test asked, so the plain MTD(f) climbs one point a test),
-    until a test fails low.
+    bounded steps from the middle, and bigger steps down (nodes 1.34x with
+    a step growing by one after each step of one point); even a start at the
+    exact value costs more (1.08x) than one from the top: only a start one
+    to three points above it saves nodes (0.87-0.90x).
     """
-    cdef int g = guess, b, step = 1 if climb else 0
+    cdef int g = guess, b
     while lower < upper:
         b = g + 1 if g == lower else g
         if b > upper:
@@ -990,27 +1102,26 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper,
         g = search(ctx, p, b - 1, b)
         if g < b:
             upper = g
-            step = 0
         else:
             lower = g
-            if step:
-                g = lower + step
-                step *= 3
     return lower
 
 
 cdef inline int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
     """The exact value by MTD(f) from ``guess`` (see :func:`mtdf_bounded`)."""
-    return mtdf_bounded(ctx, p, guess, 0, 120, False)
+    return mtdf_bounded(ctx, p, guess, 0, 120)
 
 
 cdef class Core:
     """Owns a transposition table and one root position (seat 0 = declarer)."""
 
-    def __cinit__(self, int tt_mb=64):
+    def __cinit__(self, int tt_mb=64, int64_t grow_after=GROW_NODES):
         cdef size_t want
         if tt_mb < 1:
             raise ValueError(f"table size must be at least 1 MiB, not {tt_mb}")
+        if grow_after < 0:
+            raise ValueError(f"grow_after must be at least 0, not {grow_after}")
+        self.grow_after = grow_after
         want = (<size_t>tt_mb * 1024 * 1024) // sizeof(TTEntry)
         self.n_entries = 2
         while self.n_entries * 2 <= want:
@@ -1088,16 +1199,12 @@ cdef class Core:
         # from solve to solve); a big search moves to the whole table
         self.ctx.tt_small = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.tt_mask = self.ctx.tt_small
-        self.ctx.grow_at = GROW_NODES
+        self.ctx.grow_at = self.grow_after
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property
     def to_move(self) -> int:
         return (self.root.leader + self.root.ncards) & 3
-
-    def legal(self) -> int:
-        """Legal cards of the seat to move, as a bitboard."""
-        return legal_moves(&self.root, self.to_move)
 
     def value(self, int guess=-1) -> int:
         """Exact final declarer points of the root under best play."""
@@ -1107,13 +1214,6 @@ cdef class Core:
             guess = self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus
         with nogil:
             v = mtdf(&self.ctx, &self.root, guess)
-        return v
-
-    def value_window(self, int alpha, int beta) -> int:
-        """Fail-soft alpha-beta value of the root within (alpha, beta)."""
-        cdef int v
-        with nogil:
-            v = search(&self.ctx, &self.root, alpha, beta)
         return v
 
     def card_values(self) -> list:
@@ -1132,10 +1232,11 @@ cdef class Core:
         each MTD(f) within the bounds its lower twins already valued give;
         the cheap test just above a lower twin's value then often settles a
         higher card without the costly proof that it reaches it.  For the
-        declarer each card's MTD(f) starts from the best value so far (most
-        cards are worth no more, and the first test proves it; one worth more
-        climbs from there in growing steps, see :func:`mtdf_bounded`), else
-        from the most the declarer can reach.
+        declarer the root's value is found first: no card is worth more, so
+        it bounds every card's MTD(f), which starts there (most cards are
+        worth less; the table the root's search left helps each of them:
+        nodes on the benchmark deals 17.14M -> 16.42M); a defender's cards
+        start from the most the declarer can reach.
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
@@ -1149,6 +1250,9 @@ cdef class Core:
         cdef int c, a, d, side, v, g, lo, hi, best = -1
         cdef int val[NCARDS]
         values = {}
+        if declarer:
+            with nogil:
+                best = mtdf(&self.ctx, &self.root, self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus)
         for c in range(NCARDS):
             if not (kept >> c) & 1:
                 continue
@@ -1171,13 +1275,13 @@ cdef class Core:
                         hi = val[a] + (0 if side < 0 else d)
                     if val[a] - (0 if side > 0 else d) > lo:
                         lo = val[a] - (0 if side > 0 else d)
+            if declarer and best < hi:
+                hi = best       # no card is worth more than the root
             g = hi
-            if declarer and 0 <= best < g:
-                g = best
             if g < lo:
                 g = lo
             with nogil:
-                v = mtdf_bounded(&self.ctx, &child, g, lo, hi, declarer and best >= 0)
+                v = mtdf_bounded(&self.ctx, &child, g, lo, hi)
             if v > best:
                 best = v
             val[c] = v

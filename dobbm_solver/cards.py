@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from .echo import brief
 from .errors import DobbmError
 
 Card = int
@@ -81,10 +82,10 @@ def parse_card(text: str) -> Card:
     ('H10', 'L10', 'S7')
     """
     if not isinstance(text, str):
-        raise CardError(f"card must be text, not {text!r}")
+        raise CardError(f"card must be text, not {brief(text)}")
     t = text.strip().upper()
     if len(t) < 2 or t[0] not in _SUIT_ALIASES or t[1:] not in _RANK_ALIASES:
-        raise CardError(f"unknown card {text!r}")
+        raise CardError(f"unknown card {brief(text)}")
     return make_card(_SUIT_ALIASES[t[0]], _RANK_ALIASES[t[1:]])
 
 

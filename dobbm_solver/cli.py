@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
 from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c, write_whole
 
@@ -17,13 +17,15 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while this modul
     from .deal import Deal
     from .errors import DobbmError, DobbmRuntimeError
     from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
-    from .notation import format_deal_line, parse_spec_line
+    from .notation import NotationError, format_deal_line, format_spec_line, in_notation_words, parse_spec_line
     from .report import (
         advice_dict,
         advice_partial,
         advice_text,
         check_dict,
         check_text,
+        check_view_dict,
+        check_view_text,
         score_dict,
         score_text,
         solve_dict,
@@ -65,30 +67,85 @@ def _guard(fn: Callable[[], T]) -> T:
         raise _clean(e) from None
 
 
-def _read_specs(source: str | None, deal_line: str | None) -> list[tuple[str, HandSpec]]:
-    """The documents of FILE, standard input ('-') or one --deal line, with their titles."""
+class _Doc(NamedTuple):
+    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``),
+    its id as ``study`` writes it (``FILE#N``) and its spec."""
+
+    title: str
+    ident: str
+    spec: HandSpec
+
+
+_DEAL_TITLE = "--deal"
+
+
+def _guard_doc(doc: _Doc, fn: Callable[[], T]) -> T:
+    """:func:`_guard` for work on one document: every error names the document first
+    (``FILE[N]: ...``, ``--deal: segment 'Anna': ...``)."""
+    try:
+        return fn()
+    except HandFileError as e:
+        if doc.title == _DEAL_TITLE:
+            raise BadInput(f"{_DEAL_TITLE}: {in_notation_words(e)}") from None
+        raise _clean(e) from None
+    except DobbmError as e:
+        prefix = "" if str(e).startswith(f"{doc.title}:") else f"{doc.title}: "
+        raise BadInput(f"{prefix}{e}") from None
+    except DobbmRuntimeError as e:   # not the input's fault: no document to blame
+        raise _clean(e) from None
+
+
+def _read_docs(sources: Sequence[str], deal_line: str | None) -> list[_Doc]:
+    """The documents of the FILEs (standard input: '-') or of one --deal line, all read
+    and type-checked before any is worked on."""
     if deal_line is not None:
-        if source is not None:
+        if sources:
             raise BadInput("give a FILE or --deal, not both")
-        return [("--deal", _guard(lambda: parse_spec_line(deal_line)))]
-    if source is None:
+        try:
+            spec = parse_spec_line(deal_line)
+        except DobbmError as e:
+            raise BadInput(f"{_DEAL_TITLE}: {e}") from None
+        return [_Doc(_DEAL_TITLE, _DEAL_TITLE, spec)]
+    if not sources:
         raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
-    if source == "-":
-        specs = _guard(lambda: load_stream_specs(sys.stdin, "<stdin>"))
-        name = "<stdin>"
-    else:
-        specs = _guard(lambda: load_specs(source))
-        name = source
-    if len(specs) == 1:
-        return [(name, specs[0])]
-    return [(f"{name}[{s.doc}]", s) for s in specs]
+    if list(sources).count("-") > 1:
+        raise BadInput("standard input ('-') can be read only once")
+    docs = []
+    for source in sources:
+        if source == "-":
+            name = "<stdin>"
+            specs = _guard(lambda: load_stream_specs(sys.stdin, name))
+        else:
+            name = source
+            specs = _guard(lambda: load_specs(source))
+        for n, spec in enumerate(specs, 1):
+            title = name if len(specs) == 1 else f"{name}[{spec.doc}]"
+            docs.append(_Doc(title, f"{name}#{spec.doc or n}", spec))
+    return docs
+
+
+def _deal_of(doc: _Doc, allow_revokes: bool = False) -> Deal:
+    """The validated deal of a document (a --deal line checked in the notation's words)."""
+    def build() -> Deal:
+        if doc.title == _DEAL_TITLE and (doc.spec.declarer is None or doc.spec.contract is None):
+            raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
+                                        "like 'dobbm Anna |'")
+        return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
+
+    return _guard_doc(doc, build)
+
+
+def _read_doc_deals(sources: Sequence[str], deal_line: str | None,
+                    allow_revokes: bool = False) -> list[tuple[_Doc, Deal]]:
+    """The validated deals of the FILEs, standard input ('-') or one --deal line."""
+    return [(doc, _deal_of(doc, allow_revokes)) for doc in _read_docs(sources, deal_line)]
 
 
 def _read_deals(source: str | None, deal_line: str | None,
                 allow_revokes: bool = False) -> list[tuple[str, Deal]]:
-    """The validated deals of FILE, standard input ('-') or one --deal line."""
-    return [(title, _guard(lambda: spec_to_deal(spec, allow_revokes=allow_revokes)))
-            for title, spec in _read_specs(source, deal_line)]
+    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
+    return [(doc.title, deal) for doc, deal in
+            _read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
 
 
 def _echo(text: str) -> None:
@@ -163,6 +220,7 @@ def main() -> None:
       dobbm double hands/double.yaml            Schwacher or play on
       dobbm check hands/example.yaml            validate and normalise a hand file
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
+      dobbm review hands/played.yaml            what each card played cost, with open cards
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
 
     Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
@@ -170,36 +228,41 @@ def main() -> None:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", required=False)
-@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of FILEs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON lines: one JSON object per deal, one per line (not one JSON document; "
+                   "read it line by line, e.g. jq or python -m json.tool --json-lines).")
 @click.option("--all", "show_all", is_flag=True, help="Discard study: show every lay-away, not the top 10.")
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def solve(file: str | None, deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int, quiet: bool) -> None:
-    """Solve each deal of FILE ('-': standard input) with open cards.
+def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int,
+          quiet: bool) -> None:
+    """Solve each deal of the FILEs ('-': standard input) with open cards.
 
     Prints the declarer's points under best play, the outcome and payment, the value of
     every legal card for the player to move, and the best line trick by trick. A Dobbm
     with a `dobb` and no `discard` is a discard study: every legal lay-away is solved and
-    ranked, and the best one analysed.
+    ranked, and the best one analysed (named on the line "lay-away analysed", and as
+    `discard` in JSON). Each JSON object has the deal's `id` (FILE#N, as `study` writes it).
+    All FILEs are read and checked before the first solve.
     """
-    deals = _read_deals(file, deal_line)
+    deals = _read_doc_deals(files, deal_line)
     try:
         solver = _guard(lambda: Solver(tt_mb))
     except MemoryError as e:  # the table is allocated up front: too big for this machine
         raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     first = True
-    for title, deal in _progress(deals, quiet, "solving"):
-        best = _guard(lambda: solver.solve_best(deal, analyze=True))
+    for doc, deal in _progress(deals, quiet, "solving"):
+        best = _guard_doc(doc, lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            _echo(json.dumps(solve_dict(best)))
+            _echo(json.dumps(solve_dict(best, doc.ident)))
         else:
             if not first:
                 click.echo()
             first = False
-            _echo(solve_text(best, title, None if show_all else 10))
+            _echo(solve_text(best, doc.title, None if show_all else 10))
 
 
 @main.command(context_settings=CONTEXT)
@@ -211,18 +274,33 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     """Validate the deals of FILE and print them back normalised.
 
     Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
-    one-line notation.
+    one-line notation, then in the dealt form (`dealt:`, the 8 cards each seat was dealt)
+    as a comment. A document with `me` is an advice view: it is checked as a view
+    for the command it fits (bid, discard or double; see README) and printed back the
+    same way.
     """
-    deals = _read_deals(file, deal_line)
-    for n, (title, deal) in enumerate(deals):
+    docs = _read_docs(() if file is None else (file,), deal_line)
+    for n, doc in enumerate(docs):
+        if doc.spec.me is not None:
+            from .analyzer import make_view
+            from .analyzer.checks import view_command
+
+            command = view_command(doc.spec)
+            spec = _guard_doc(doc, lambda: make_view(doc.spec, command)).spec()
+            obj, line, text = (lambda: check_view_dict(spec, command), lambda: format_spec_line(spec),
+                               lambda: check_view_text(spec, command, doc.title))
+        else:
+            deal = _deal_of(doc)
+            obj, line, text = (lambda: check_dict(deal), lambda: format_deal_line(deal),
+                               lambda: check_text(deal, doc.title))
         if as_json:
-            _echo(json.dumps(check_dict(deal)))
+            _echo(json.dumps(obj()))
         elif line_only:
-            _echo(format_deal_line(deal))
+            _echo(line())
         else:
             if n:
                 click.echo("---")
-            _echo(check_text(deal, title))
+            _echo(text())
 
 
 @main.command(context_settings=CONTEXT)
@@ -239,28 +317,30 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     hand is void and the offending side pays half a match times the multipliers to each
     opponent.
     """
-    deals = _read_deals(file, deal_line, allow_revokes=True)
-    for n, (title, deal) in enumerate(deals):
-        sc = _guard(lambda: score_hand(deal))
+    deals = _read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
+    scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
+    for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
             _echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:
             if n:
                 click.echo()
-            _echo(score_text(deal, sc, title, match_cost))
+            _echo(score_text(deal, sc, doc.title, match_cost))
 
 
 @main.command(context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Result file, one row per deal: .jsonl/.json JSON lines, .csv CSV. "
-                   "Deals already in it are skipped, so rerunning resumes.")
-@click.option("--mode", type=click.Choice(["value", "analyse"]), default="value", show_default=True,
-              help="value: the declarer's points under best play; analyse: also the best card "
+                   "Deals already in it are skipped, so rerunning resumes. A file holding "
+                   "anything but a study's rows is refused and left as it is; a link is "
+                   "written through.")
+@click.option("--mode", type=click.Choice(["value", "analyze"]), default="value", show_default=True,
+              help="value: the declarer's points under best play; analyze: also the best card "
                    "and a best line.")
 @JOBS_OPTION
 @click.option("--scheduler", metavar="ADDRESS",
-              help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead; "
+              help="Run on the Dask cluster at ADDRESS ([tcp://]HOST:PORT, e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
 @click.option("--limit", type=click.IntRange(0), metavar="N",
               help="Solve at most N deals not yet in FILE, then stop.")
@@ -329,10 +409,11 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
 def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
     with exit_on_ctrl_c():
-        from .analyzer import analyze_bid, analyze_discard, analyze_double, make_view
+        from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
-    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double}[command]
-    views = [(title, _guard(lambda: make_view(spec, command))) for title, spec in _read_specs(file, deal_line)]
+    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
+    views = [(doc.title, _guard_doc(doc, lambda: make_view(doc.spec, command)))
+             for doc in _read_docs(() if file is None else (file,), deal_line)]
     for n, (title, view) in enumerate(views):
         bar = None
         if not quiet and sys.stderr.isatty():
@@ -422,6 +503,56 @@ def double(file: str | None, deal_line: str | None, samples: int | None, seed: i
     consistent with the contract chosen.
     """
     _analyze("double", file, deal_line, samples, seed, jobs, as_json, quiet)
+
+
+@main.command(context_settings=CONTEXT)
+@_analyzer_options
+def play(file: str | None, deal_line: str | None, samples: int | None, seed: int | None, jobs: int | None,
+         as_json: bool, quiet: bool) -> None:
+    """Which card now? `me` is to play the next card; `tricks` holds the play so far.
+
+    The unseen cards are sampled consistent with the bids, the lay-away rule, the cards
+    played and the voids shown; every sample is solved with open cards, every legal card
+    valued, and the cards ranked by expected units on the same samples. Open-card play of
+    each sample flatters the side with guesses to make (strategy fusion).
+    """
+    _analyze("play", file, deal_line, samples, seed, jobs, as_json, quiet, None)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", required=False)
+@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
+              help="Transposition table size in MiB.")
+def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int) -> None:
+    """Review a played hand card by card with open cards.
+
+    FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
+    unfinished). For every card: the declarer's points under best play before and after it, what it
+    cost its side, and the best cards instead. Then each player's losses in points and
+    units, and the first card that changed the result. A hand with no trick played has
+    nothing to review (it says so); a revoke in the tricks is an error.
+    """
+    from .report_review import review_dict, review_text
+    from .review import review_hand
+
+    deals = _read_deals(file, deal_line)
+    try:
+        solver = _guard(lambda: Solver(tt_mb))
+    except MemoryError as e:  # the table is allocated up front: too big for this machine
+        raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
+    for n, (title, deal) in enumerate(deals):
+        try:
+            result = review_hand(solver, deal)
+        except DobbmError as e:   # the deal loaded, but has no play to review
+            raise BadInput(f"{title}: {e}") from None
+        if as_json:
+            _echo(json.dumps(review_dict(result)))
+        else:
+            if n:
+                click.echo()
+            _echo(review_text(result, title))
 
 
 if not _the_command_runs():   # imported as a library: Ctrl-C as it was (else see _Group.invoke)

@@ -31,8 +31,14 @@ from .cards import (
     set_points,
     trick_winner,
 )
+from .echo import brief
 from .errors import DobbmError
 from .rules import CONTRACTS, lay_away_error
+
+# Schwacher and Retour each double the stakes, and the rule book sets no limit.  Ten is
+# 1024 times the stake, far beyond any table; a bound keeps payments and the analyzer's
+# arithmetic small (2 ** 1100 overflows a float, 2 ** 10**11 exhausts memory).
+MAX_DOUBLINGS = 10
 
 
 class DealError(DobbmError):
@@ -62,6 +68,11 @@ class Deal:
     tricks: tuple[tuple[Card, ...], ...] = ()
     doublings: int = 0
     dealer: str | None = None
+
+    def __post_init__(self) -> None:
+        # the one check made on construction: every payment is 2 ** doublings times a few
+        # units, so an unchecked huge number would hang or exhaust memory wherever it is paid
+        check_doublings(self.doublings)
 
     @property
     def active_seats(self) -> tuple[str, ...]:
@@ -189,14 +200,13 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         raise DealError("seats", "a seat is named twice")
     check_dealer_given(seats, deal.dealer)
     if deal.dealer is not None and deal.dealer not in seats:
-        raise DealError("dealer", f"{deal.dealer!r} is not a seat")
+        raise DealError("dealer", f"{brief(deal.dealer)} is not a seat")
     active = deal.active_seats
     if deal.declarer not in active:
-        raise DealError("declarer", f"{deal.declarer!r} is not a seat that plays")
+        raise DealError("declarer", f"{brief(deal.declarer)} is not a seat that plays")
     if deal.contract not in CONTRACTS:
-        raise DealError("contract", f"must be dobbm or solo, not {deal.contract!r}")
-    if not isinstance(deal.doublings, int) or deal.doublings < 0:
-        raise DealError("doublings", f"must be a whole number 0 or more, not {deal.doublings!r}")
+        raise DealError("contract", f"must be dobbm or solo, not {brief(deal.contract)}")
+    check_doublings(deal.doublings)
     check_hand_seats(deal.hands, active)
     for s in active:
         if s not in deal.hands:
@@ -252,6 +262,14 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
 # Each raises DealError(key, message); a hand-file reader adds the file and document.
 
 
+def check_doublings(doublings: object) -> None:
+    """A whole number from 0 to :data:`MAX_DOUBLINGS` (each Schwacher and Retour doubles the stakes)."""
+    if (not isinstance(doublings, int) or isinstance(doublings, bool)
+            or not 0 <= doublings <= MAX_DOUBLINGS):
+        raise DealError("doublings", f"must be a whole number from 0 to {MAX_DOUBLINGS} "
+                                     f"(each doubles the stakes), not {brief(doublings)}")
+
+
 def check_dealer_given(seats: tuple[str, ...], dealer: str | None) -> None:
     """Five seats need the dealer named: the dealer sits the hand out."""
     if len(seats) == 5 and dealer is None:
@@ -262,7 +280,7 @@ def check_hand_seats(hands: Mapping[str, CardSet], active: tuple[str, ...]) -> N
     """Every seat given a hand is one that plays."""
     for s in hands:
         if s not in active:
-            raise DealError(f"hands.{s}", f"{s!r} is not a seat that plays")
+            raise DealError(f"hands.{s}", f"{brief(s)} is not a seat that plays")
 
 
 def check_dobb_size(dobb: CardSet) -> None:

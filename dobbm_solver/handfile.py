@@ -6,7 +6,7 @@ document is a mapping with these keys::
     seats: [Anna, Bert, Cora, Dave]   # clockwise; optional, else the order of `hands`
     declarer: Anna
     contract: dobbm                   # dobbm | solo (case-insensitive)
-    hands:                            # the cards each seat holds now (list or string)
+    hands:                            # held now (list or string); or dealt: as dealt (see .dealt)
       Anna: HA H10 HK HO EA E10 L9 S7
       ...
     dobb: E6 L6 S6 HU                 # the four cards dealt to the middle
@@ -17,7 +17,17 @@ document is a mapping with these keys::
     dealer: Dave                      # optional; with five seats the dealer sits out
 
 and, for the hand analyzer, ``me: SEAT``, ``bids: [{Bert: pass}, ...]`` and
-``must: true|false``.
+``must: true|false``.  In such a view a seat left out of ``hands`` (or given
+as ``'?'``) is not known; ``[]``, ``''`` or ``'-'`` is a hand with no cards --
+the same as ``?`` and ``-`` in the one-line notation.
+
+Seat names follow one rule (:func:`seat_name_error`), here and in the
+notation; they are case-insensitive where used (``declarer: dave`` names the
+seat ``Dave``), so two seats may not differ only in case.  A key given twice
+in a mapping is an error.  ``doublings`` is a whole number from 0 to
+:data:`~dobbm_solver.deal.MAX_DOUBLINGS`.  Reading costs in proportion to the
+input: at most :data:`MAX_BYTES` bytes are read from any file or stream, and
+the YAML limits of :mod:`dobbm_solver.safe_yaml` apply.
 
 Loading is two steps.  :func:`parse_spec` turns one YAML document into a
 :class:`HandSpec`, checking keys, types, card text and seat names but not
@@ -29,28 +39,37 @@ checked by :func:`~dobbm_solver.deal.validate`.  Every problem raises
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, TextIO
+from typing import IO, Any, Iterable, Mapping
 
 import yaml
 
 from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
-from .deal import Deal, DealError, validate
+from .deal import Deal, DealError, check_doublings, validate
+from .dealt import dealt_hands, hands_from_dealt
+from .echo import brief, describe
 from .errors import DobbmError
 from .rules import CONTRACTS
+from .safe_yaml import MAX_NESTING, YamlLimit, load_documents
 
 BIDS: tuple[str, ...] = ("pass", "dobbm", "solo")
 KEYS: tuple[str, ...] = (
     "seats", "declarer", "contract", "hands", "dobb", "discard", "tricks",
-    "doublings", "dealer", "me", "bids", "must",
+    "doublings", "dealer", "me", "bids", "must", "dealt",
 )
-# PyYAML's safe loader (no arbitrary Python objects), its C implementation
-# where libyaml is available: ten times faster on large files.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Words of the one-line notation that cannot name a seat, in any case: segment
+# keywords, and ``out`` (the dealer's hand).  ``-`` and ``?`` are hands too.
+RESERVED_NAMES: tuple[str, ...] = (
+    "dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must", "out",
+)
 _SEAT_NAME = re.compile(r"[^\s|:,]+")
+UNKNOWN_HAND = "?"      # a hand given as "?": not known (as if left out)
+EMPTY_HAND = "-"        # a hand given as "-": no cards
 
 
 class HandFileError(DobbmError):
@@ -105,26 +124,41 @@ class _Fail(Exception):
         self.message = message
 
 
-def _describe(value: object) -> str:
-    return f"{type(value).__name__} {value!r}"
+_describe = describe
+
+
+def seat_name_error(name: str) -> str | None:
+    """Why ``name`` cannot name a seat, or None if it can.
+
+    The one rule for seat names, in YAML and in the notation: no spaces and none
+    of ``| : ,``; not ``-`` or ``?`` (hands of the notation); not a word of the
+    notation (:data:`RESERVED_NAMES`) in any case.
+    """
+    if not _SEAT_NAME.fullmatch(name) or name in (EMPTY_HAND, UNKNOWN_HAND):
+        return f"bad seat name {brief(name)} (no spaces, none of | : , and not - or ?)"
+    if name.lower() in RESERVED_NAMES:
+        return (f"{brief(name)} cannot name a seat: it is a keyword of the one-line notation "
+                f"({', '.join(RESERVED_NAMES)}, in any case)")
+    return None
 
 
 def is_seat_name(name: str) -> bool:
-    """A seat name: no spaces, none of ``| : ,``, and not ``-`` (the notation's empty hand)."""
-    return bool(_SEAT_NAME.fullmatch(name)) and name != "-"
+    """True if ``name`` may name a seat (see :func:`seat_name_error`)."""
+    return seat_name_error(name) is None
 
 
 def _seat_name(value: object, key: str) -> str:
     if not isinstance(value, str):
         raise _Fail(key, f"a seat name must be text, not {_describe(value)} (quote it)")
-    if not is_seat_name(value):
-        raise _Fail(key, f"bad seat name {value!r} (no spaces and none of | : ,)")
+    why = seat_name_error(value)
+    if why:
+        raise _Fail(key, why)
     return value
 
 
 def _cards(value: object, key: str) -> tuple[Card, ...]:
     """A list of card texts or a space-separated string; a card given twice is an error."""
-    if value is None:
+    if value is None or value == EMPTY_HAND:
         items: list[object] = []
     elif isinstance(value, str):
         items = list(value.split())
@@ -157,14 +191,18 @@ def _text(value: object, key: str) -> str:
 def _one_of(value: object, key: str, choices: tuple[str, ...]) -> str:
     low = _text(value, key).strip().lower()
     if low not in choices:
-        raise _Fail(key, f"must be one of {' | '.join(choices)}, not {value!r}")
+        raise _Fail(key, f"must be one of {' | '.join(choices)}, not {brief(value)}")
     return low
 
 
 def _member(seat: str, seats: tuple[str, ...], key: str) -> str:
-    if seat not in seats:
-        raise _Fail(key, f"{seat!r} is not a seat (seats: {' '.join(seats)})")
-    return seat
+    """The seat of ``seats`` that ``seat`` names; seat names are case-insensitive."""
+    if seat in seats:
+        return seat
+    for s in seats:
+        if s.casefold() == seat.casefold():
+            return s
+    raise _Fail(key, f"{brief(seat)} is not a seat (seats: {' '.join(seats)})")
 
 
 def _tricks(raw_tricks: object) -> list[tuple[Card, ...]]:
@@ -185,7 +223,7 @@ def _bids(raw_bids: object, seats: tuple[str, ...]) -> list[tuple[str, str]]:
         raise _Fail("bids", f"must be a list like [{{Bert: pass}}, {{Cora: dobbm}}], not {_describe(raw_bids)}")
     for n, b in enumerate(raw_bids, 1):
         if not isinstance(b, dict) or len(b) != 1:
-            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {b!r}")
+            raise _Fail("bids", f"bid {n}: must be one SEAT: BID pair like {{Bert: pass}}, not {brief(b)}")
         ((who, bid),) = b.items()
         try:
             who = _member(_seat_name(who, "bids"), seats, "bids")
@@ -201,15 +239,18 @@ def _parse(doc: object) -> HandSpec:
         raise _Fail("document", f"must be a mapping of keys (seats, declarer, ...), not {_describe(doc)}")
     for k in doc:
         if k not in KEYS:
-            raise _Fail(str(k), f"unknown key (known: {', '.join(KEYS)})")
+            raise _Fail(brief(k).strip("'\""), f"unknown key (known: {', '.join(KEYS)})")
     d = {k: v for k, v in doc.items() if v is not None}
 
-    if "hands" not in d:
+    root = "dealt" if "dealt" in d else "hands"
+    if "dealt" in d and "hands" in d:
+        raise _Fail("dealt", "give hands (the cards held now) or dealt (the 8 cards dealt), not both")
+    if root not in d:
         raise _Fail("hands", "missing")
-    raw_hands = d["hands"]
+    raw_hands = d[root]
     if not isinstance(raw_hands, dict):
-        raise _Fail("hands", f"must map each seat to its cards, not {_describe(raw_hands)}")
-    hand_seats = tuple(_seat_name(s, "hands") for s in raw_hands)
+        raise _Fail(root, f"must map each seat to its cards, not {_describe(raw_hands)}")
+    hand_seats = tuple(_seat_name(s, root) for s in raw_hands)
 
     if "seats" in d:
         raw_seats = d["seats"]
@@ -222,20 +263,11 @@ def _parse(doc: object) -> HandSpec:
         seats = hand_seats
     if len(seats) not in (4, 5):
         raise _Fail("seats", f"need 4 seats, or 5 with a dealer who sits out, not {len(seats)}")
-    if len(set(seats)) != len(seats):
-        raise _Fail("seats", "a seat is named twice")
+    if len({s.casefold() for s in seats}) != len(seats):
+        raise _Fail("seats", "a seat is named twice (seat names are case-insensitive)")
 
     dealer = _member(_seat_name(d["dealer"], "dealer"), seats, "dealer") if "dealer" in d else None
-    hands: dict[str, CardSet] = {}
-    for s in hand_seats:
-        key = f"hands.{s}"
-        _member(s, seats, key)
-        cs = _cardset(raw_hands[s], key)
-        if len(seats) == 5 and s == dealer:
-            if cs:
-                raise _Fail(key, f"{s} is the dealer and sits out, so holds no cards")
-            continue
-        hands[s] = cs
+    hands = _hand_map(raw_hands, seats, dealer, root)
 
     declarer = _member(_seat_name(d["declarer"], "declarer"), seats, "declarer") if "declarer" in d else None
     contract = _one_of(d["contract"], "contract", CONTRACTS) if "contract" in d else None
@@ -244,22 +276,49 @@ def _parse(doc: object) -> HandSpec:
     tricks = _tricks(d.get("tricks", []))
 
     doublings = d.get("doublings", 0)
-    if not isinstance(doublings, int) or isinstance(doublings, bool) or doublings < 0:
-        raise _Fail("doublings", f"must be a whole number 0 or more, not {doublings!r}")
+    try:
+        check_doublings(doublings)
+    except DealError as e:
+        raise _Fail(e.key, e.message) from None
 
     bids = _bids(d.get("bids", []), seats)
 
     must = d.get("must")
     if must is not None and not isinstance(must, bool):
-        raise _Fail("must", f"must be true or false, not {must!r}")
+        raise _Fail("must", f"must be true or false, not {brief(must)}")
 
-    return HandSpec(
+    spec = HandSpec(
         seats=seats, declarer=declarer, contract=contract, hands=hands,
         dobb=_cardset(d["dobb"], "dobb") if "dobb" in d else None,
         discard=_cardset(d["discard"], "discard") if "discard" in d else None,
         tricks=tuple(tricks), doublings=doublings, dealer=dealer, me=me,
         bids=tuple(bids), must=must,
     )
+    try:   # dealt: the hands held now follow from the dealt ones
+        return replace(spec, hands=hands_from_dealt(spec)) if root == "dealt" else spec
+    except DealError as e:
+        raise _Fail(e.key, e.message) from None
+
+
+def _hand_map(raw_hands: dict[Any, Any], seats: tuple[str, ...], dealer: str | None, root: str) -> dict[str, CardSet]:
+    """The cards of each seat given under ``root`` (hands or dealt); ``?``: not known."""
+    hands: dict[str, CardSet] = {}
+    done: set[str] = set()
+    for given in raw_hands:   # names checked by _seat_name
+        s = _member(given, seats, f"{root}.{given}")
+        key = f"{root}.{s}"
+        if s in done:
+            raise _Fail(key, "given twice (seat names are case-insensitive)")
+        done.add(s)
+        if raw_hands[given] == UNKNOWN_HAND:
+            continue
+        cs = _cardset(raw_hands[given], key)
+        if len(seats) == 5 and s == dealer:
+            if cs:
+                raise _Fail(key, f"{s} is the dealer and sits out, so holds no cards")
+            continue
+        hands[s] = cs
+    return hands
 
 
 def parse_spec(doc: object, path: str = "<string>", doc_index: int | None = None) -> HandSpec:
@@ -300,7 +359,8 @@ def spec_to_deal(spec: HandSpec, *, allow_revokes: bool = False) -> Deal:
 
 
 MAX_TEXT = 32 * 1024 * 1024      # characters in one hand file
-MAX_NESTING = 64                  # open [ and { at once; a deal needs 2
+MAX_BYTES = 4 * MAX_TEXT          # bytes read from one file or stream, whatever it is
+_READ_CHUNK = 1024 * 1024
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -317,27 +377,34 @@ def _nesting(text: str) -> int:
     return deepest
 
 
+def _yaml_problem(e: yaml.YAMLError) -> str:
+    mark = getattr(e, "problem_mark", None)
+    problem = getattr(e, "problem", None) or (str(e).splitlines() or ["?"])[0]
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}not valid YAML: {problem[:200]}"
+
+
 def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
-    """All specs of a YAML text; empty documents (a stray ``---``) are skipped."""
+    """All specs of a YAML text; empty documents (a stray ``---``) are skipped.
+
+    The cost is bounded by the text's size: see :mod:`dobbm_solver.safe_yaml`
+    for the limits on nodes, aliases, nesting and documents.
+    """
     if len(text) > MAX_TEXT:
         raise HandFileError(path, None, f"too large ({len(text)} characters; at most {MAX_TEXT})")
     if _nesting(text) > MAX_NESTING:
         # libyaml's parser recurses without a limit: refuse before it overflows the stack
         raise HandFileError(path, None, f"nested more than {MAX_NESTING} levels deep: not a hand file")
     try:
-        docs = list(yaml.load_all(text, Loader=_SAFE_LOADER))
+        docs = load_documents(text)
+    except YamlLimit as e:
+        raise HandFileError(path, None, str(e)) from None
     except RecursionError:
         raise HandFileError(path, None, "nested too deeply: not a hand file") from None
     except UnicodeEncodeError:   # lone surrogates: bytes that were not UTF-8, escaped
         raise HandFileError(path, None, "is not UTF-8 text") from None
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        raise HandFileError(path, None, f"{where}not valid YAML: {problem}") from None
-    except (ValueError, TypeError, AttributeError) as e:
-        # a scalar with an explicit or implied tag that does not convert: !!int 1x, 2001-13-01
-        raise HandFileError(path, None, f"not valid YAML: {e}") from None
+        raise HandFileError(path, None, _yaml_problem(e)) from None
     numbered = [(n, doc) for n, doc in enumerate(docs, 1) if doc is not None]
     if not numbered:
         raise HandFileError(path, None, "holds no deal")
@@ -350,21 +417,55 @@ def parse_deal_text(text: str, path: str = "<string>") -> list[Deal]:
     return [spec_to_deal(s) for s in parse_specs(text, path)]
 
 
+def _read_limited(read: Any, name: str) -> bytes | str:
+    """At most :data:`MAX_BYTES` bytes (or characters, from a text stream) from ``read``,
+    or an error if there are more."""
+    chunks: list[Any] = []
+    size = 0
+    while True:
+        chunk = read(_READ_CHUNK)
+        if not chunk:
+            return "".join(chunks) if chunks and isinstance(chunks[0], str) else b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_BYTES:
+            raise HandFileError(name, None, f"too large (more than {MAX_BYTES} bytes)")
+        chunks.append(chunk)
+
+
+def _decode(data: bytes | str, name: str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HandFileError(name, None, "is not UTF-8 text") from None
+
+
 def _read(path: str | Path) -> str:
+    """The text of a hand file: a regular file, or a pipe or FIFO, read up to :data:`MAX_BYTES`.
+
+    Devices, sockets and directories are refused before anything is read.
+    """
     name = str(path)
     try:
-        if Path(path).stat().st_size > 4 * MAX_TEXT:
-            raise HandFileError(name, None, f"too large ({Path(path).stat().st_size} bytes)")
-        return Path(path).read_text(encoding="utf-8")
+        kind = os.stat(path).st_mode
+        if stat.S_ISDIR(kind):
+            raise HandFileError(name, None, "is a directory, not a hand file")
+        if not (stat.S_ISREG(kind) or stat.S_ISFIFO(kind)):
+            what = "a device" if stat.S_ISCHR(kind) or stat.S_ISBLK(kind) else "not a regular file"
+            raise HandFileError(name, None, f"is {what}, not a hand file")
+        with open(path, "rb") as f:
+            return _decode(_read_limited(f.read, name), name)
     except FileNotFoundError:
         raise HandFileError(name, None, "no such file") from None
     except IsADirectoryError:
         raise HandFileError(name, None, "is a directory, not a hand file") from None
-    except UnicodeDecodeError:
-        raise HandFileError(name, None, "is not UTF-8 text") from None
     except OSError as e:
-        raise HandFileError(name, None, e.strerror or str(e)) from None
-    except ValueError:   # a NUL character: no file can have that name
+        raise HandFileError(name, None, e.strerror or "cannot be read") from None
+    except ValueError as e:
+        if isinstance(e, HandFileError):
+            raise
+        # a NUL character: no file can have that name
         raise HandFileError(name, None, "is not a file name (it holds a NUL character)") from None
 
 
@@ -378,13 +479,27 @@ def load_hand_file(path: str | Path) -> list[Deal]:
     return parse_deal_text(_read(path), str(path))
 
 
-def load_stream_specs(stream: TextIO | None = None, path: str = "<stdin>") -> list[HandSpec]:
-    """The specs read from a text stream (standard input by default; hands may be partial)."""
+def load_stream_specs(stream: IO[Any] | None = None, path: str = "<stdin>") -> list[HandSpec]:
+    """The specs read from a stream (standard input by default; hands may be partial).
+
+    A binary stream, or a text stream's underlying ``buffer``, is read as UTF-8
+    bytes; at most :data:`MAX_BYTES` are read, whatever the stream is.
+    """
+    stream = stream if stream is not None else sys.stdin
+    if stream is None or getattr(stream, "closed", False):
+        raise HandFileError(path, None, "standard input is closed: give a FILE")
+    source = getattr(stream, "buffer", stream)
     try:
-        text = (stream if stream is not None else sys.stdin).read()
+        data = _read_limited(source.read, path)
     except UnicodeDecodeError:
         raise HandFileError(path, None, "is not UTF-8 text") from None
-    return parse_specs(text, path)
+    except OSError as e:   # a closed or unreadable descriptor
+        raise HandFileError(path, None, e.strerror or "cannot be read") from None
+    except ValueError as e:   # I/O on a closed file
+        if isinstance(e, HandFileError):
+            raise
+        raise HandFileError(path, None, "standard input is closed: give a FILE") from None
+    return parse_specs(_decode(data, path), path)
 
 
 # --------------------------------------------------------------------------
@@ -395,17 +510,18 @@ def _names(cs: CardSet) -> str:
     return " ".join(set_names(cs))
 
 
-def deal_to_dict(deal: Deal) -> dict[str, Any]:
+def deal_to_dict(deal: Deal, *, dealt: bool = False) -> dict[str, Any]:
     """The YAML form of a deal: canonical card names, trumps first.
 
     Tricks keep their play order; ``doublings`` and ``dealer`` appear only
-    when set, ``discard`` only when given.
+    when set, ``discard`` only when given; ``dealt``: the dealt form (key ``dealt``).
     """
+    hands = dealt_hands(deal) if dealt else deal.hands
     d: dict[str, Any] = {
         "seats": list(deal.seats),
         "declarer": deal.declarer,
         "contract": deal.contract,
-        "hands": {s: _names(deal.hands[s]) for s in deal.active_seats if s in deal.hands},
+        "dealt" if dealt else "hands": {s: _names(hands[s]) for s in deal.active_seats if s in hands},
         "dobb": _names(deal.dobb),
     }
     if deal.discard is not None:
@@ -416,6 +532,34 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
         d["doublings"] = deal.doublings
     if deal.dealer is not None:
         d["dealer"] = deal.dealer
+    return d
+
+
+def spec_to_dict(spec: HandSpec, *, dealt: bool = False) -> dict[str, Any]:
+    """The YAML form of a spec, a player's partial view too: ``me`` first, then only the
+    keys it gives; a seat whose hand is not known is left out (``dealt``: the dealt form)."""
+    d: dict[str, Any] = {}
+    if spec.me is not None:
+        d["me"] = spec.me
+    d["seats"] = list(spec.seats)
+    for key in ("declarer", "contract"):
+        if getattr(spec, key) is not None:
+            d[key] = getattr(spec, key)
+    hands = dealt_hands(spec) if dealt else spec.hands
+    d["dealt" if dealt else "hands"] = {s: _names(hands[s]) for s in spec.seats if s in hands}
+    for key in ("dobb", "discard"):
+        if getattr(spec, key) is not None:
+            d[key] = _names(getattr(spec, key))
+    if spec.tricks:
+        d["tricks"] = [" ".join(card_name(c) for c in t) for t in spec.tricks]
+    if spec.doublings:
+        d["doublings"] = spec.doublings
+    if spec.dealer is not None:
+        d["dealer"] = spec.dealer
+    if spec.bids:
+        d["bids"] = [{who: bid} for who, bid in spec.bids]
+    if spec.must is not None:
+        d["must"] = spec.must
     return d
 
 
@@ -432,17 +576,25 @@ _Dumper.add_representer(
         "tag:yaml.org,2002:seq", data, flow_style=True))
 
 
-def dump_deals_yaml(deals: Iterable[Deal]) -> str:
-    """Deals as a YAML hand file, documents separated by ``---``."""
+def dump_deals_yaml(deals: Iterable[Deal], *, dealt: bool = False) -> str:
+    """Deals as a YAML hand file, documents separated by ``---`` (``dealt``: in the dealt form)."""
     docs = []
     for deal in deals:
-        d = deal_to_dict(deal)
+        d = deal_to_dict(deal, dealt=dealt)
         d["seats"] = _FlowList(d["seats"])
         docs.append(d)
     return yaml.dump_all(docs, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                          default_flow_style=False, width=1000)
 
 
-def dump_deal_yaml(deal: Deal) -> str:
-    """One deal as a YAML document."""
-    return dump_deals_yaml([deal])
+def dump_deal_yaml(deal: Deal, *, dealt: bool = False) -> str:
+    """One deal as a YAML document (``dealt``: in the dealt form)."""
+    return dump_deals_yaml([deal], dealt=dealt)
+
+
+def dump_spec_yaml(spec: HandSpec, *, dealt: bool = False) -> str:
+    """One spec (a player's view too) as a YAML document (``dealt``: in the dealt form)."""
+    d = spec_to_dict(spec, dealt=dealt)
+    d["seats"] = _FlowList(d["seats"])
+    return yaml.dump(d, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=1000)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+import yaml
+
 from .cards import Card, card_name, display_key, set_names, trick_winner
 from .deal import Deal, replay, trick_seats
-from .handfile import deal_to_dict, dump_deal_yaml
-from .notation import format_deal_line
+from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, dump_spec_yaml, spec_to_dict
+from .notation import format_deal_line, format_spec_line
 from .scoring import Score
 from .solver import Analysis, BestPlay, DiscardResult
 
@@ -113,19 +115,28 @@ def discards_text(results: Sequence[DiscardResult], limit: int | None = 10) -> s
     return "\n".join(out)
 
 
-def solve_dict(best: BestPlay) -> dict[str, Any]:
-    """The JSON object of one deal solved (``dobbm solve --json``), with its lay-aways if studied."""
-    obj = analysis_dict(best.deal, best.analysis)
+def solve_dict(best: BestPlay, ident: str | None = None) -> dict[str, Any]:
+    """The JSON object of one deal solved (``dobbm solve --json``): ``id`` (``FILE#N``, as
+    ``study`` writes it) first, ``discard`` the lay-away played (None in a Solo), and
+    every lay-away ranked if studied."""
+    obj: dict[str, Any] = {} if ident is None else {"id": ident}
+    obj.update(analysis_dict(best.deal, best.analysis))
+    obj["discard"] = None if best.deal.discard is None else set_names(best.deal.discard)
     if best.studied is not None:
         obj["discards"] = discards_dict(best.studied)
     return obj
 
 
 def solve_text(best: BestPlay, title: str, limit: int | None = 10) -> str:
-    """The report of one deal solved (``dobbm solve``): the best ``limit`` lay-aways if studied."""
+    """The report of one deal solved (``dobbm solve``): the lay-away analysed and the best
+    ``limit`` lay-aways if studied."""
     text = analysis_text(best.deal, best.analysis, title)
     if best.studied is not None:
-        text += "\n" + discards_text(best.studied, limit)
+        assert best.deal.discard is not None
+        lines = text.split("\n")
+        laid = " ".join(set_names(best.deal.discard))
+        lines.insert(2, f"  lay-away analysed: {laid} (the best of {len(best.studied)} legal)")
+        text = "\n".join(lines) + "\n" + discards_text(best.studied, limit)
     return text
 
 
@@ -134,13 +145,45 @@ def solve_text(best: BestPlay, title: str, limit: int | None = 10) -> str:
 
 
 def check_dict(deal: Deal) -> dict[str, Any]:
-    """The YAML form of a deal and its one-line notation (``dobbm check --json``)."""
-    return {**deal_to_dict(deal), "deal": format_deal_line(deal)}
+    """The YAML form of a deal and its one-line notation (``dobbm check --json``), then
+    ``dealt`` (the 8 cards each seat was dealt) and ``deal_dealt`` (the notation's dealt form)."""
+    return {**deal_to_dict(deal), "deal": format_deal_line(deal),
+            "dealt": deal_to_dict(deal, dealt=True)["dealt"], "deal_dealt": format_deal_line(deal, dealt=True)}
+
+
+def _dealt_comment(dealt: dict[str, str], line: str) -> str:
+    """The dealt form as a comment after the YAML: its notation, then the ``dealt:`` that
+    may stand for ``hands:``."""
+    block = yaml.safe_dump({"dealt": dealt}, sort_keys=False, default_flow_style=False, width=1000)
+    return ("\n# as dealt, the 8 cards each seat was dealt (dealt: instead of hands:):\n# " + line + "\n"
+            + "\n".join(f"# {b}" for b in block.rstrip("\n").split("\n")))
 
 
 def check_text(deal: Deal, title: str) -> str:
-    """A deal checked: a comment with its notation, then its normalised YAML document."""
-    return f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
+    """A deal checked: a comment with its notation, then its normalised YAML document, then
+    the dealt form (:func:`_dealt_comment`)."""
+    return (f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
+            + _dealt_comment(deal_to_dict(deal, dealt=True)["dealt"], format_deal_line(deal, dealt=True)))
+
+
+VIEW_COMMANDS = {"bid": "dobbm bid", "discard": "dobbm discard", "double": "dobbm double",
+                 "play": "a view during play"}
+
+
+def check_view_dict(spec: HandSpec, command: str) -> dict[str, Any]:
+    """An advice view checked (``dobbm check --json`` on a document with ``me``): its YAML
+    form, its one-line notation and the command it is a view for; ``dealt`` and
+    ``deal_dealt`` as in :func:`check_dict`."""
+    return {**spec_to_dict(spec), "deal": format_spec_line(spec), "command": command,
+            "dealt": spec_to_dict(spec, dealt=True)["dealt"], "deal_dealt": format_spec_line(spec, dealt=True)}
+
+
+def check_view_text(spec: HandSpec, command: str, title: str) -> str:
+    """An advice view checked: a comment with what it is for and its notation, then its YAML,
+    then the dealt form."""
+    return (f"# {title}: ok, a view for {VIEW_COMMANDS[command]}\n# {format_spec_line(spec)}\n"
+            + dump_spec_yaml(spec).rstrip("\n")
+            + _dealt_comment(spec_to_dict(spec, dealt=True)["dealt"], format_spec_line(spec, dealt=True)))
 
 
 # --------------------------------------------------------------------------
@@ -201,22 +244,36 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
     """A small table: option, expected units, win %, expected points, error.
 
     With ``limit``, only the first ``limit`` options and a line saying how many more.
+    Options that play the same show as one row (``+N alike``).  Where options
+    rest on different numbers of samples (the lay-aways dropped at each cut), a
+    line marks where each group starts.
     """
     opts = advice.options if limit is None else advice.options[:limit]
-    width = max(8, *(len(_option_name(o.option)) for o in opts))
+    if advice.command == "discard":
+        names = [_option_name(o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
+    else:
+        names = [" ".join([_option_name(o.option), *map(_option_name, o.alike)]) for o in opts]
+    width = max(8, *(len(n) for n in names))
     rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
             f"{advice.samples} samples, seed {advice.seed}",
             f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
             "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
-    for o in opts:
+    staged = len({o.samples for o in advice.options}) > 1 and advice.command == "discard"
+    for k, (o, name) in enumerate(zip(opts, names)):
+        if staged and k and o.samples != opts[k - 1].samples:
+            rows.append(f"  -- dropped after {o.samples} sample{'s' if o.samples != 1 else ''}, "
+                        "ranked by units among themselves --")
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
-        rows.append(f"  {_option_name(o.option):<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
+        rows.append(f"  {name:<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
                     f"{err:>7}  {o.samples:>7}")
     rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
     if len(opts) < len(advice.options):
-        rows.append(f"  ({len(advice.options) - len(opts)} more lay-aways: --all shows every one)")
+        more = advice.options[len(opts):]
+        count = sum(1 + len(o.alike) for o in more)
+        shown = f"{len(more)} more rows, {count} lay-aways" if count != len(more) else f"{count} more lay-aways"
+        rows.append(f"  ({shown}: --all shows every one)")
     return "\n".join(rows)
 
 

@@ -7,6 +7,7 @@
 >>> solver.analyze(deal)                    # value, card values and the best line
 >>> solver.study_discards(dobbm)            # every lay-away of a Dobbm, best first
 >>> solver.solve_best(dobbm, analyze=True)  # the best lay-away, then the deal solved with it
+>>> solver.solve_batch(deals, jobs=2)       # many deals on threads of the compiled core
 
 Every value is the declarer's *final* points (0..120): points already taken,
 the Dobb's (Solo) or the lay-away's (Dobbm) points and the Match rule included.
@@ -18,7 +19,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Mapping
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from .cards import Card, CardSet, cardset, scan_forward
 from .deal import Deal, PlayState, final_points, replay
@@ -29,11 +30,13 @@ try:
     from . import _search
 except ImportError as exc:  # pragma: no cover - a broken install, not a code path
     raise ImportError(
-        "dobbm_solver's compiled search core (_search) is missing: install the package with "
-        "'pip install .' so that the Cython core is built"
+        "dobbm_solver's compiled search core (_search) is missing: build it in this source folder "
+        "with 'pip install -e .', or after 'pip install .' run from outside the source folder "
+        "(which otherwise shadows the installed package)"
     ) from exc
 
 DEFAULT_TT_MB = 64
+R = TypeVar("R")
 MAX_TT_MB = 65536       # 64 GiB: the largest table a solver may ask for
 
 
@@ -209,9 +212,7 @@ class Solver:
         if jobs <= 1:
             results = self._study_run(self._core, deal, discards)
         else:
-            while len(self._extra_cores) < jobs - 1:
-                self._extra_cores.append(_search.Core(self.tt_mb))
-            cores = [self._core, *self._extra_cores[:jobs - 1]]
+            cores = self._cores(jobs)
             size = -(-len(discards) // jobs)
             with ThreadPoolExecutor(max_workers=jobs) as pool:
                 runs = pool.map(lambda i: self._study_run(cores[i], deal,
@@ -220,6 +221,56 @@ class Solver:
                 results = [r for run in runs for r in run]
         results.sort(key=lambda r: -r.declarer_points)
         return results
+
+    # -- batches ---------------------------------------------------------------
+    def solve_batch(self, deals: Sequence[Deal], jobs: int | None = None) -> list[Solution]:
+        """:meth:`solve` of every deal, in order, on ``jobs`` threads of the compiled core.
+
+        The deals are split into ``jobs`` runs of consecutive ones, each solved
+        in a thread with a table of its own (``jobs - 1`` more tables of
+        ``tt_mb`` MiB, kept for the next batch); the search releases the GIL,
+        so the threads run on separate cores with no process and no pickling.
+        Values never depend on ``jobs`` (node counts do).  ``jobs`` None: one
+        thread per available CPU.
+        """
+        return self._batch(deals, jobs, self._solve_on)
+
+    def solve_all_cards_batch(self, deals: Sequence[Deal], jobs: int | None = None) -> list[dict[Card, int]]:
+        """:meth:`solve_all_cards` of every deal, in order, as :meth:`solve_batch` runs them."""
+        return self._batch(deals, jobs, self._all_cards_on)
+
+    def _solve_on(self, core: _search.Core, deal: Deal) -> Solution:
+        state = self._load(deal, core=core)
+        value = final_points(deal, state) if state.finished else core.value()
+        return Solution(deal.declarer, value, state.to_move, core.nodes, deal.contract, deal.doublings)
+
+    def _all_cards_on(self, core: _search.Core, deal: Deal) -> dict[Card, int]:
+        state = self._load(deal, core=core)
+        return {} if state.finished else dict(core.card_values())
+
+    def _batch(self, deals: Sequence[Deal], jobs: int | None, one: Callable[[_search.Core, Deal], R]) -> list[R]:
+        deals = list(deals)
+        if jobs is None:
+            jobs = _available_cpus()
+        if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+            raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
+        jobs = max(1, min(jobs, len(deals)))
+        cores = self._cores(jobs)
+        if jobs == 1:
+            return [one(self._core, d) for d in deals]
+        size = -(-len(deals) // jobs)
+
+        def run(i: int) -> list[R]:
+            return [one(cores[i], d) for d in deals[i * size:(i + 1) * size]]
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return [r for part in pool.map(run, range(jobs)) for r in part]
+
+    def _cores(self, n: int) -> list[_search.Core]:
+        """This solver's core and ``n - 1`` more, each with a table of its own."""
+        while len(self._extra_cores) < n - 1:
+            self._extra_cores.append(_search.Core(self.tt_mb))
+        return [self._core, *self._extra_cores[:n - 1]]
 
     def _study_run(self, core: _search.Core, deal: Deal, discards: list[CardSet]) -> list[DiscardResult]:
         """Solve each lay-away on ``core``; they share its table (its bounds hold for any bonus)."""

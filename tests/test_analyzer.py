@@ -97,7 +97,8 @@ def test_discard_banks_a_bare_ten_and_keeps_trumps() -> None:
     best = set(advice.recommendation)
     assert "L10" in best and not best & {"HA", "H10", "HK", "HO", "HU", "H9", "EA"}
     assert all(lay_away_error(cs(" ".join(o.option))) is None for o in advice.options)
-    assert len(advice.options) == len(legal_discards(v.my_hand | v.dobb))
+    assert sum(1 + len(o.alike) for o in advice.options) == len(legal_discards(v.my_hand | v.dobb))
+    assert len(advice.options) == advice.info["classes"]
     # the same ranking whatever the number of worker processes
     assert strip(analyze_discard(v, samples=6, seed=2, jobs=2)) == strip(advice)
 
@@ -109,7 +110,7 @@ def test_discard_never_recommends_laying_away_trumps_for_nothing() -> None:
     assert not best & BB_TRUMPS
     top = advice.options[0]
     assert top.samples == 8 and top.stderr is not None
-    assert advice.info["lay_aways"] == len(advice.options)
+    assert advice.info["lay_aways"] == sum(1 + len(o.alike) for o in advice.options)
     assert advice.options[-1].samples == 1 and advice.options[-1].stderr is not None   # pooled
 
 
@@ -179,3 +180,19 @@ def test_progress_and_json() -> None:
     assert all(isinstance(o["option"], list) for o in dj["options"])
     import json
     json.dumps(dj)
+
+
+def test_lay_aways_that_play_the_same_are_one_row() -> None:
+    """Interchangeable 6-9 cards: one option per class, the others listed alike, and
+    every member is a lay-away that leaves the same cards to play."""
+    text = DISCARD.replace("Dave: H10 HK H8 EK LK LO L9 SU", "Dave: H10 HK H8 E9 E8 E7 L9 L8")
+    v = view_of(text, "discard")
+    advice = analyze_discard(v, samples=2, seed=1, jobs=1)
+    grouped = [o for o in advice.options if o.alike]
+    assert grouped, "E9 E8 E7 and L9 L8 are runs: some lay-aways must be alike"
+    for o in grouped:
+        kept = {cs(" ".join(o.option))} | {cs(" ".join(a)) for a in o.alike}
+        assert len(kept) == 1 + len(o.alike)
+        assert len({d & ~cs("E9 E8 E7 L9 L8") for d in kept}) == 1   # they differ only in the runs
+    names = [o.option for o in advice.options] + [a for o in advice.options for a in o.alike]
+    assert len(names) == len(set(names)) == advice.info["lay_aways"]

@@ -24,7 +24,7 @@ from reference import ref_legal, ref_line_points, ref_play, ref_state
 
 import dobbm_solver
 from dobbm_solver import cli
-from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward
+from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward, set_names
 from dobbm_solver.deal import Deal, replay
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
@@ -244,8 +244,9 @@ def test_multi_document_file(tmp_path):
                     encoding="utf-8")
     objs = json_lines(run("solve", "--json", str(path)))
     assert len(objs) == 3
-    for obj, n in zip(objs, names):
-        assert obj == solved_json(n)
+    for i, (obj, n) in enumerate(zip(objs, names), 1):
+        assert obj.pop("id") == f"{path}#{i}"
+        assert obj == {k: v for k, v in solved_json(n).items() if k != "id"}
     text = ok(run("solve", "-q", str(path))).stdout
     for i, n in enumerate(names, 1):
         assert f"{path}[{i}]: " in text
@@ -253,11 +254,47 @@ def test_multi_document_file(tmp_path):
     assert text.count("\n\n") == 2                                   # a blank line between deals
 
 
+def test_solve_takes_several_files_and_checks_all_before_solving(tmp_path):
+    names = ("midplay.yaml", "example.yaml", "discard_study.yaml")
+    objs = json_lines(run("solve", "--json", *(str(HANDS / n) for n in names)))
+    assert [o["id"] for o in objs] == [f"{HANDS / n}#1" for n in names]
+    assert [o["declarer_points"] for o in objs] == [solved_json(n)["declarer_points"] for n in names]
+    text = ok(run("solve", "-q", *(str(HANDS / n) for n in names))).stdout
+    assert [line.split(":")[0] for line in text.splitlines() if line.startswith("/")] == \
+        [str(HANDS / n) for n in names]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("hands: {}\n")
+    r = run("solve", str(HANDS / "midplay.yaml"), str(bad))
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith(f"Error: {bad}: ")
+
+
+def test_solve_json_names_the_lay_away_analysed():
+    study = solved_json("discard_study.yaml")
+    assert study["discard"] == study["discards"][0]["cards"]
+    assert f"discard: {' '.join(study['discard'])}" in study["deal"]
+    text = _solved_text("discard_study.yaml")
+    assert f"  lay-away analysed: {' '.join(study['discard'])} (the best of {len(study['discards'])} legal)" \
+        in text.splitlines()
+    for n in EXAMPLES:
+        obj, deal = solved_json(n), the_deal(n)
+        if deal.contract == "solo":
+            assert obj["discard"] is None
+        elif deal.discard is None:
+            assert obj["discard"] == obj["discards"][0]["cards"]
+        else:
+            assert obj["discard"] == set_names(deal.discard) and "discards" not in obj
+
+
+def test_solve_help_says_json_lines():
+    assert "JSON lines" in ok(run("solve", "--help")).stdout
+
+
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_deal_line_same_as_file(name):
     line = format_deal_line(the_deal(name))
     (obj,) = json_lines(run("solve", "--json", "--deal", line))
-    assert obj == solved_json(name)
+    assert obj.pop("id") == "--deal"
+    assert obj == {k: v for k, v in solved_json(name).items() if k != "id"}
     assert ok(run("solve", "--deal", line)).stdout.startswith("--deal: ")
 
 
@@ -265,7 +302,8 @@ def test_deal_line_same_as_file(name):
 def test_stdin_same_as_file(name):
     text = (HANDS / name).read_text(encoding="utf-8")
     (obj,) = json_lines(run("solve", "--json", "-", input=text))
-    assert obj == solved_json(name)
+    assert obj.pop("id") == "<stdin>#1"
+    assert obj == {k: v for k, v in solved_json(name).items() if k != "id"}
     assert ok(run("solve", "-", input=text)).stdout.startswith("<stdin>: ")
 
 
@@ -430,7 +468,7 @@ def test_directory_and_empty_file(tmp_path):
 ])
 def test_bad_deal_line(line, segment, words):
     err = one_error(run("solve", "--json", "--deal", line))
-    assert err.startswith(f"Error: segment {segment!r}: "), err
+    assert err.startswith(f"Error: --deal: segment {segment!r}: "), err
     assert words in err
 
 
@@ -493,7 +531,8 @@ def test_a_bug_in_the_solver_is_not_reported_as_bad_input(monkeypatch):
 
 def test_bad_input_from_the_library_is_exit_2(monkeypatch):
     monkeypatch.setattr(cli, "score_hand", _raising(DobbmError("tricks: not a finished hand")))
-    assert one_error(run("score", str(HANDS / "finished.yaml"))) == "Error: tricks: not a finished hand"
+    assert one_error(run("score", str(HANDS / "finished.yaml"))) == \
+        f"Error: {HANDS / 'finished.yaml'}: tricks: not a finished hand"
 
 
 def test_bad_input_found_while_printing_is_exit_2(monkeypatch):
@@ -533,3 +572,80 @@ def test_process_json(tmp_path):
     p = _subprocess("solve", "--json", str(HANDS / "midplay.yaml"))
     assert p.returncode == 0 and p.stderr == ""
     assert json.loads(p.stdout) == solved_json("midplay.yaml")
+
+
+# --------------------------------------------------------------------------
+# advice views: check validates them, and every advice command takes them as --deal
+
+VIEW_FILES = {"bid.yaml": "bid", "discard.yaml": "discard", "double.yaml": "double",
+              "double_retour.yaml": "double"}
+
+
+@pytest.mark.parametrize("name", list(VIEW_FILES))
+def test_check_validates_an_advice_view_and_prints_it_back(name):
+    from dobbm_solver.analyzer import make_view
+    from dobbm_solver.handfile import load_specs
+    from dobbm_solver.notation import parse_spec_line
+
+    path = str(HANDS / name)
+    command = VIEW_FILES[name]
+    text = ok(run("check", path)).stdout
+    assert text.startswith(f"# {path}: ok, a view for dobbm {command}\n")
+    (obj,) = json_lines(run("check", "--json", path))
+    assert obj["command"] == command and obj["me"]
+    line = ok(run("check", "--line", path)).stdout.strip()
+    assert line == obj["deal"]
+    [spec] = load_specs(path)
+    assert make_view(parse_spec_line(line), command) == make_view(spec, command)
+    assert ok(run("check", "--deal", line)).stdout.startswith(f"# --deal: ok, a view for dobbm {command}")
+    broken = line.replace(" | me: ", " | me: Nobody | x: ") if " | me: " in line else "me: Nobody | " + line
+    assert one_error(run("check", "--deal", broken)).startswith("Error: --deal: ")
+
+
+def test_check_reports_a_bad_view_as_a_view():
+    text = (HANDS / "bid.yaml").read_text(encoding="utf-8").replace("S6", "")
+    err = one_error(run("check", "-", input=text))
+    assert err.startswith("Error: <stdin>: hands.Bert: holds 7 cards"), err
+
+
+def test_bid_takes_its_view_as_a_deal_line():
+    line = ok(run("check", "--line", str(HANDS / "bid.yaml"))).stdout.strip()
+    assert line.startswith("me: ")
+    args = ("--seed", "1", "-n", "2", "-j", "1", "--json")
+    (from_line,) = json_lines(run("bid", "--deal", line, *args))
+    (from_file,) = json_lines(run("bid", str(HANDS / "bid.yaml"), *args))
+    for obj in (from_line, from_file):
+        obj.pop("seconds", None)
+        obj.get("info", {}).pop("seconds", None)
+    assert from_line == from_file
+
+
+def test_score_names_the_document_of_an_unfinished_deal(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text((HANDS / "finished.yaml").read_text(encoding="utf-8") + "\n---\n"
+                    + (HANDS / "midplay.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert one_error(run("score", str(path))).startswith(f"Error: {path}[2]: ")
+
+
+def test_a_key_given_twice_is_an_error(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text((HANDS / "example.yaml").read_text(encoding="utf-8")
+                    + "doublings: 2\ndoublings: 0\n", encoding="utf-8")
+    err = one_error(run("solve", str(path)))
+    assert err.startswith(f"Error: {path}: line ") and "key 'doublings' is given twice" in err
+
+
+@pytest.mark.parametrize("word", ["me", "Dobb", "TRICKS", "bids", "Must", "doublings", "discard",
+                                  "dealer", "out"])
+def test_keyword_seat_names_fail_cleanly_and_are_skipped_by_study(tmp_path, word):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((HANDS / "example.yaml").read_text(encoding="utf-8").replace("Dave", word),
+                   encoding="utf-8")
+    for cmd in (("check",), ("solve", "--json"), ("score",)):
+        err = one_error(run(*cmd, str(bad)))
+        assert err.startswith(f"Error: {bad}: ") and "cannot name a seat" in err, err
+    out = tmp_path / "rows.jsonl"
+    r = run("study", str(bad), str(HANDS / "example.yaml"), "-o", str(out), "--skip-invalid", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "Warning: skipped: " in r.stderr and "cannot name a seat" in r.stderr
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == [f"{HANDS / 'example.yaml'}#1"]

@@ -44,8 +44,9 @@ def test_discard_json_ranks_every_legal_lay_away():
     r = run("discard", str(HANDS / "discard.yaml"), "--json", *FAST)
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
-    lay = [o["option"] for o in obj["options"]]
+    lay = [o["option"] for o in obj["options"]] + [a for o in obj["options"] for a in o["alike"]]
     assert len(lay) == len({tuple(x) for x in lay}) == obj["info"]["lay_aways"]
+    assert len(obj["options"]) == obj["info"]["classes"]
     for four in lay:
         assert len(four) == 4
         assert lay_away_error(sum(1 << parse_card(c) for c in four)) is None

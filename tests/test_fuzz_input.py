@@ -116,7 +116,7 @@ def test_cli_check_never_crashes(tmp_path, text):
 
 @pytest.mark.parametrize("text, needle", [
     ("[" * 100000 + "]" * 100000, "nested more than"),
-    ("a:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 200)), "a: unknown key"),
+    ("a:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 200)), "nested more than 64 levels"),
     ("hands: {A: '', B: '', C: '', D: ''}\ndeclarer: A\ncontract: solo\ndobb: E6 E7 E8 E9\n", "cards missing"),
     ("", "holds no deal"),
     ("---\n---\n", "holds no deal"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -174,12 +175,20 @@ def test_stream_that_is_not_utf8() -> None:
     "hands: {Anna: !!int 12x}",
     "hands: {Anna: !!float abc}",
     "hands: {Anna: !!timestamp abc}",
-    "doublings: " + "9" * 5000,           # more digits than Python turns into a number
+    "hands: {Anna: !!int '²'}",
 ])
 def test_yaml_scalar_that_does_not_convert(text: str) -> None:
     with pytest.raises(HandFileError) as info:
         parse_specs(text, "x.yaml")
-    assert str(info.value).startswith("x.yaml: not valid YAML: ")
+    assert re.match(r"x\.yaml: line 1, column \d+: not valid YAML: '.*' does not read as \w+$", str(info.value))
+
+
+@pytest.mark.parametrize("digits", [11, 4301, 5000, 20000])
+def test_a_number_too_long_for_python_is_a_clear_doublings_error(digits: int) -> None:
+    with pytest.raises(HandFileError) as info:
+        parse_specs("seats: [A, B, C, D]\nhands: {A: ''}\ndoublings: " + "9" * digits, "x.yaml")
+    msg = str(info.value)
+    assert msg.startswith("x.yaml: doublings: must be a whole number from 0 to ") and len(msg) < 200
 
 
 def test_file_name_with_a_nul() -> None:
@@ -375,3 +384,11 @@ def test_dealer_sitting_out_holds_cards() -> None:
 
 def test_errors_are_value_errors() -> None:
     assert issubclass(HandFileError, ValueError)
+
+
+@pytest.mark.parametrize("doublings", [-1, 11, 1100, 99999999999, True, 2.0])
+def test_a_deal_cannot_hold_doublings_out_of_range(doublings: object) -> None:
+    from dobbm_solver.deal import MAX_DOUBLINGS, Deal, DealError
+
+    with pytest.raises(DealError, match=f"^doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        Deal(("A", "B", "C", "D"), "A", "solo", {}, 0, doublings=doublings)  # type: ignore[arg-type]

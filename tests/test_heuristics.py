@@ -20,6 +20,7 @@ from dobbm_solver.cards import (
     BB_SUITS,
     BB_TRUMPS,
     NUM_CARDS,
+    card_name,
     cardset,
     popcount,
     scan_forward,
@@ -80,9 +81,14 @@ def test_strength_rises_when_a_small_plain_card_becomes_a_heart(h12, data):
 
 
 # --- legal_discards ----------------------------------------------------------
+def _sau_rule_allows(names: tuple[str, ...]) -> bool:
+    """RULES.md, by card names: no more plain Saus (EA, LA, SA) laid away than hearts."""
+    return sum(n in ("EA", "LA", "SA") for n in names) <= sum(n.startswith("H") for n in names)
+
+
 def _expected_legal_count(hand12: int) -> int:
-    cards = list(scan_forward(hand12))
-    return sum(1 for c in combinations(cards, 4) if lay_away_error(cardset(c)) is None)
+    names = [card_name(c) for c in scan_forward(hand12)]
+    return sum(1 for four in combinations(names, 4) if _sau_rule_allows(four))
 
 
 @pytest.mark.parametrize("text,expected", [

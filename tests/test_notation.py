@@ -200,3 +200,137 @@ def test_keyword_seat_cannot_be_formatted() -> None:
 def test_keywords() -> None:
     assert set(KEYWORDS) == {"dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must"}
     assert issubclass(NotationError, ValueError)
+
+
+# --------------------------------------------------------------------------
+# one rule for seat names, one meaning for numbers, in YAML and in the notation
+
+import json  # noqa: E402
+
+from dobbm_solver.deal import MAX_DOUBLINGS  # noqa: E402
+from dobbm_solver.handfile import (  # noqa: E402
+    RESERVED_NAMES,
+    HandFileError,
+    dump_deal_yaml,
+    is_seat_name,
+    parse_deal_text,
+)
+
+EXAMPLE = load_hand_file(REPO / "hands" / "example.yaml")[0]
+
+
+def _renamed(deal: Deal, old: str, new: str) -> Deal:
+    ren = {s: (new if s == old else s) for s in deal.seats}
+    return Deal(tuple(ren[s] for s in deal.seats), ren[deal.declarer], deal.contract,
+                {ren[s]: cs for s, cs in deal.hands.items()}, deal.dobb, deal.discard, deal.tricks,
+                deal.doublings, None if deal.dealer is None else ren[deal.dealer])
+
+
+def _yaml_with_seat(name: str) -> str:
+    text = dump_deal_yaml(EXAMPLE)
+    return "\n".join(line.replace("Dave", json.dumps(name)) if "Dave" in line else line
+                     for line in text.splitlines()) + "\n"
+
+
+SEAT_TEXT = st.one_of(
+    st.sampled_from(RESERVED_NAMES).flatmap(
+        lambda w: st.lists(st.booleans(), min_size=len(w), max_size=len(w)).map(
+            lambda ups: "".join(c.upper() if u else c for c, u in zip(w, ups)))),
+    # (the notation drops spaces around a segment's name, so none there)
+    st.text(st.sampled_from(list("AaBbDdEe-?|:, ö\t")), min_size=1, max_size=8).filter(
+        lambda t: t == t.strip()),
+    st.sampled_from(["Dave", "dave", "anna", "Eve", "Out", "?", "-"]),
+)
+
+
+@given(SEAT_TEXT)
+@settings(max_examples=200, deadline=None)
+def test_one_seat_name_rule_in_yaml_and_notation(name: str) -> None:
+    def accepted(parse, text) -> bool:
+        try:
+            parse(text)
+        except ValueError as e:
+            assert "\n" not in str(e)
+            return False
+        return True
+
+    in_yaml = accepted(lambda t: parse_deal_text(t, "t.yaml"), _yaml_with_seat(name))
+    line = format_deal_line(EXAMPLE).replace("Dave", name)
+    in_line = accepted(parse_deal_line, line)
+    clashes = name.casefold() in (s.casefold() for s in EXAMPLE.seats if s != "Dave")
+    assert in_yaml == (is_seat_name(name) and not clashes)
+    assert in_line == in_yaml, (name, line)
+    if name.lower() in RESERVED_NAMES:
+        assert not in_yaml
+
+
+@pytest.mark.parametrize("word", RESERVED_NAMES)
+def test_keyword_seat_names_are_one_clear_error(word: str) -> None:
+    for name in (word, word.upper(), word.capitalize()):
+        with pytest.raises(HandFileError, match="cannot name a seat: it is a keyword"):
+            parse_deal_text(_yaml_with_seat(name), "t.yaml")
+        # a segment keyword in lower case is that keyword in the notation, so the line is
+        # wrong in another way ("given twice"); in any other case it is this error
+        line = format_deal_line(EXAMPLE).replace("Dave", name)
+        if name in KEYWORDS:
+            with pytest.raises(NotationError):
+                parse_deal_line(line)
+        else:
+            with pytest.raises(NotationError, match="cannot name a seat: it is a keyword"):
+                parse_deal_line(line)
+
+
+@given(st.lists(st.booleans(), min_size=12, max_size=12))
+@settings(max_examples=60, deadline=None)
+def test_seat_references_in_another_case_name_that_seat(flips: list[bool]) -> None:
+    """Cards are case-insensitive, so are references to a seat: ``dave`` is ``Dave``."""
+    it = iter(flips)
+
+    def recase(name: str) -> str:
+        return "".join(c.swapcase() if next(it, False) else c for c in name)
+
+    deal = EXAMPLE
+    text = dump_deal_yaml(deal)
+    text = text.replace(f"declarer: {deal.declarer}", f"declarer: {recase(deal.declarer)}")
+    text = text.replace(f"dealer: {deal.dealer}", f"dealer: {recase(deal.dealer)}")
+    for s in deal.seats:
+        text = text.replace(f"  {s}: ", f"  {recase(s)}: ")
+    assert parse_deal_text(text, "t.yaml") == [deal]
+    line = format_deal_line(deal).replace(f"{deal.contract} {deal.declarer} |",
+                                          f"{deal.contract} {deal.declarer.lower()} |")
+    assert parse_deal_line(line) == deal
+
+
+def test_seats_that_differ_only_in_case_are_one_seat_named_twice() -> None:
+    with pytest.raises(HandFileError, match="named twice"):
+        parse_deal_text(dump_deal_yaml(_renamed(EXAMPLE, "Dave", "anna")), "t.yaml")
+
+
+@given(st.text(st.characters(whitelist_categories=["Nd"]), min_size=1, max_size=4).filter(
+    lambda t: not t.isascii()))
+@settings(max_examples=60, deadline=None)
+def test_only_ascii_digits_are_numbers(digits: str) -> None:
+    with pytest.raises(NotationError, match=f"must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        parse_deal_line(format_deal_line(EXAMPLE) + f" | doublings: {digits}")
+    with pytest.raises(HandFileError, match=f"must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        parse_deal_text(dump_deal_yaml(EXAMPLE) + f"doublings: {digits}\n", "t.yaml")
+
+
+@given(st.integers(min_value=-5, max_value=10 ** 40))
+@settings(max_examples=80, deadline=None)
+def test_doublings_bound_is_the_same_in_yaml_and_notation(n: int) -> None:
+    ok = 0 <= n <= MAX_DOUBLINGS
+    for parse in (lambda: parse_deal_line(format_deal_line(EXAMPLE) + f" | doublings: {n}"),
+                  lambda: parse_deal_text(dump_deal_yaml(EXAMPLE) + f"doublings: {n}\n", "t.yaml")[0]):
+        if ok:
+            assert parse().doublings == n
+        else:
+            with pytest.raises(ValueError, match=f"doublings.*must be a whole number from 0 to {MAX_DOUBLINGS}"):
+                parse()
+
+
+def test_a_view_line_needs_no_head_but_a_deal_does() -> None:
+    spec = parse_spec_line("me: Bert | Anna: ? | Bert: HA H10 HK EA E9 L8 L7 S6 | Cora: ? | Dave: -")
+    assert spec.declarer is None and spec.me == "Bert" and spec.hands["Dave"] == 0 and "Anna" not in spec.hands
+    with pytest.raises(NotationError, match="segment 'head': missing"):
+        parse_deal_line(format_deal_line(EXAMPLE).split("|", 1)[1])

@@ -74,6 +74,7 @@ def test_solver_matches_oracle(solver, i):
         assert names(solver.solve_all_cards(deal)) == e["cards"], f"entry {i}"
 
 
+@pytest.mark.slow   # the pure-Python reference on full positions
 @pytest.mark.parametrize("i", WITH_CARDS)
 def test_reference_matches_oracle(i):
     e = ENTRIES[i]

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from dobbm_solver.handfile import parse_deal_text  # noqa: F401  (the package imports)
-from dobbm_solver.notation import parse_deal_line
+from dobbm_solver.analyzer import make_view
+from dobbm_solver.errors import DobbmError
+from dobbm_solver.notation import parse_deal_line, parse_spec_line
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -138,6 +139,24 @@ def test_one_line_deals_parse() -> None:
             parse_deal_line(text)   # raises with the reason if the example is wrong
 
 
+def test_one_line_views_are_views() -> None:
+    """A one-line view shown in README reads back as a view that some advice command takes."""
+    lines = [b for b in blocks("text") if b.text.startswith("me: ")]
+    assert lines, "README shows no one-line view"
+    for b in lines:
+        for text in b.text.strip().split("\n"):
+            spec = parse_spec_line(text)
+            assert any(_is_view_for(spec, c) for c in ("bid", "discard", "double", "play")), f"{b}: {text}"
+
+
+def _is_view_for(spec: object, command: str) -> bool:
+    try:
+        make_view(spec, command)   # type: ignore[arg-type]
+    except DobbmError:
+        return False
+    return True
+
+
 def test_python_blocks(scratch: Path) -> None:
     for b in blocks("python"):
         namespace: dict[str, object] = {}
@@ -170,3 +189,20 @@ def test_sh_blocks(scratch: Path) -> None:
                     continue
                 done = run_shell(step, scratch)
                 assert done.returncode == 0, f"{b}: `{step}` failed:\n{done.stderr}"
+
+
+def test_layout_names_every_module() -> None:
+    """README's Layout section lists every module of the package, and nothing else."""
+    text = README.read_text(encoding="utf-8")
+    layout = text[text.index("## Layout"):]
+    layout = layout[:layout.index("\n## ", 1)]
+    pkg = ROOT / "dobbm_solver"
+    for path in sorted(pkg.rglob("*.py")) + sorted(pkg.glob("*.pyx")):
+        if path.name == "__init__.py":
+            continue
+        named = re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout)
+        assert named, f"Layout does not name {path.relative_to(ROOT)}"
+    listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|/)", layout.split("```text", 1)[1], flags=re.M)
+    for name in listed:
+        assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / name).is_dir() \
+            or (ROOT / name).is_dir(), f"Layout names {name}, which is not in the tree"

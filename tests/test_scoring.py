@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from dobbm_solver.cards import card_points, parse_card
+from dobbm_solver.cards import card_name, parse_card, scan_forward
 from dobbm_solver.cli import main
 from dobbm_solver.handfile import load_hand_file, load_specs, spec_to_deal
 from dobbm_solver.notation import parse_deal_line
@@ -20,24 +20,62 @@ def run(*args: str):
     return CliRunner().invoke(main, list(args))
 
 
+# An independent statement of trick play and points (RULES.md), by card names only:
+# ranks high to low A 10 K O U 9 8 7 6 in every suit; hearts (H) are trumps.
+RANKS = ["A", "10", "K", "O", "U", "9", "8", "7", "6"]
+POINTS = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
+
+
+def _name_points(name: str) -> int:
+    return POINTS.get(name[1:], 0)
+
+
+def _winner_by_names(names: list[str]) -> int:
+    """Index of the card that wins a trick: the highest trump, else the highest of the suit led."""
+    def key(n: str) -> tuple[int, int]:
+        suit_rank = 2 if n[0] == "H" else 1 if n[0] == names[0][0] else 0
+        return suit_rank, -RANKS.index(n[1:])
+    return max(range(4), key=lambda i: key(names[i]))
+
+
+def _declarer_points_by_hand(deal) -> int:
+    seats = deal.active_seats
+    leader, taken, tricks_won = deal.declarer, 0, 0
+    for trick in deal.tricks:
+        names = [card_name(c) for c in trick]
+        order = seats[seats.index(leader):] + seats[:seats.index(leader)]
+        winner = order[_winner_by_names(names)]
+        if winner == deal.declarer:
+            taken += sum(_name_points(n) for n in names)
+            tricks_won += 1
+        leader = winner
+    bonus = deal.discard if deal.contract == "dobbm" else deal.dobb
+    bonus_points = sum(_name_points(card_name(c)) for c in scan_forward(bonus))
+    return taken + bonus_points if tricks_won else 0     # Match: all 8 tricks to the defenders
+
+
 def test_score_finished_hand_by_hand():
     deal = load_hand_file(HANDS / "finished.yaml")[0]
     sc = score_hand(deal)
-    # recount by hand: the declarer's tricks' points plus the lay-away
-    decl_pts = 0
-    leader = deal.declarer
-    seats = deal.active_seats
-    from dobbm_solver.cards import trick_winner
-    for trick in deal.tricks:
-        w = seats[(seats.index(leader) + trick_winner(trick)) % 4]
-        if w == deal.declarer:
-            decl_pts += sum(card_points(c) for c in trick)
-        leader = w
-    decl_pts += sum(card_points(parse_card(c)) for c in "E9 L6 S10 S8".split())
-    assert sc.declarer_points == decl_pts == 76
+    assert sc.declarer_points == _declarer_points_by_hand(deal) == 76
     assert sc.outcome.value == "win" and not sc.revokes
     assert sc.units == 4 * 2          # ceil(16/5) = 4 units, one Schwacher doubles
-    assert sum(sc.payments(seats).values()) == 0
+    assert sum(sc.payments(deal.active_seats).values()) == 0
+
+
+MATCH = ("solo Cora | Anna: - | Bert: - | Cora: - | Dave: - | dobb: HU E7 L10 SK | tricks: "
+         "E9 E8 EA L6, E6 L9 EO EK, EU H10 LK H9, LU LA L7 H8, E10 H6 S7 L8, H7 S9 LO HO, "
+         "HK HA SU S6, S10 SA SO S8")
+
+
+def test_match_the_defenders_take_every_trick_and_the_dobb():
+    """Cora's Solo loses all 8 tricks: the Dobb's 16 points go to the defenders too."""
+    deal = parse_deal_line(MATCH)
+    sc = score_hand(deal)
+    assert _declarer_points_by_hand(deal) == 0 == sc.declarer_points
+    assert sc.outcome.value == "loss"
+    assert sc.units == -12 * 2        # ceil(60/5) = 12 units, Solo doubles
+    assert sc.payments(deal.active_seats)["Cora"] == -3 * 24
 
 
 def test_score_cli_json_and_money():

@@ -37,6 +37,11 @@ N_ENDINGS = int(os.environ.get("DOBBM_XCHECK_N", "3000"))
 SEED = 20261130
 
 
+#: thousands of endings solved by the pure-Python reference: minutes, so run by
+#: .ci/run (`python -m pytest -m slow`) and not by a bare `python -m pytest`
+pytestmark = pytest.mark.slow
+
+
 @dataclass(frozen=True)
 class Case:
     n: int

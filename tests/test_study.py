@@ -33,7 +33,7 @@ from dobbm_solver.notation import format_deal_line
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 from dobbm_solver.study import (
-    ANALYSE_COLUMNS,
+    ANALYZE_COLUMNS,
     TIMING_FIELDS,
     VALUE_COLUMNS,
     ResultFile,
@@ -224,8 +224,8 @@ def test_csv_output_and_resume(local_rows, study_dir, tmp_path):
         lines = out.read_text().splitlines()
         assert sum(line == lines[0] for line in lines) == 1 and len(lines) == len(local_rows) + 1
         assert untimed(read_results(out)) == untimed(local_rows)
-        # a value-mode CSV cannot take analyse rows
-        bad(run(study_dir.name, "--output", str(out), "--mode", "analyse"), "columns")
+        # a value-mode CSV cannot take analyze rows
+        bad(run(study_dir.name, "--output", str(out), "--mode", "analyze"), "columns")
     finally:
         os.chdir(cwd)
 
@@ -275,13 +275,13 @@ def test_limit_then_resume(study_dir, tmp_path):
     assert sorted(x["id"] for x in jsonl(out)) == sorted(it.id for it in collect_deals([study_dir / "a.yaml"]))
 
 
-def test_analyse_mode(tmp_path):
+def test_analyze_mode(tmp_path):
     out = tmp_path / "an.json"
-    ok(run(str(HANDS / "example.yaml"), str(HANDS / "midplay.yaml"), "--output", str(out), "--mode", "analyse"))
+    ok(run(str(HANDS / "example.yaml"), str(HANDS / "midplay.yaml"), "--output", str(out), "--mode", "analyze"))
     rows = jsonl(out)
     solver = Solver()
     for row, name in zip(sorted(rows, key=lambda x: x["id"]), ("example.yaml", "midplay.yaml")):
-        assert tuple(row) == ANALYSE_COLUMNS and row["mode"] == "analyse"
+        assert tuple(row) == ANALYZE_COLUMNS and row["mode"] == "analyze"
         (deal,) = load_hand_file(HANDS / name)
         an = solver.analyze(deal)
         assert row["declarer_points"] == an.declarer_points
@@ -289,8 +289,8 @@ def test_analyse_mode(tmp_path):
         assert row["line"].split() == [set_names([c])[0] for c in an.line]
         assert row["best_card"] == row["line"].split()[0]
         assert an.cards[parse_card(row["best_card"])] == an.declarer_points
-    # value rows and analyse rows do not mix in one file
-    bad(run(str(HANDS / "example.yaml"), "--output", str(out)), "--mode analyse")
+    # value rows and analyze rows do not mix in one file
+    bad(run(str(HANDS / "example.yaml"), "--output", str(out)), "--mode analyze")
 
 
 def test_library_in_memory_deals(tmp_path):
@@ -357,7 +357,7 @@ def _example_items() -> list:
     ({"tt_mb": 0}, "table size must be"),
     ({"chunk_size": 0}, "chunk size must be"),
     ({"chunk_size": -2}, "chunk size must be"),
-    ({"mode": "analyze"}, "mode must be one of value | analyse"),
+    ({"mode": "analyse"}, "mode must be one of value | analyze"),
 ])
 def test_bad_options_are_study_errors(tmp_path, kwargs, text):
     with pytest.raises(StudyError, match=text):
@@ -464,7 +464,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
         shutil.copy(HANDS / "benchmark.yaml", d / f"bench{k}.yaml")
     out = tmp_path / "rows.jsonl"
     cmd = [sys.executable, "-m", "dobbm_solver.cli", "study", str(d), "--output", str(out), "--jobs", jobs,
-           "--mode", "analyse"]
+           "--mode", "analyze"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -494,7 +494,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
     assert 3 <= len(rows) < 360
 
     r = ok(CliRunner().invoke(cli.main, ["study", str(d), "--output", str(out), "--jobs", "2",
-                                         "--mode", "analyse"]))
+                                         "--mode", "analyze"]))
     assert f"{len(rows)} already in" in r.stderr
     rows = jsonl(out)
     assert len(rows) == 360 and len({x["id"] for x in rows}) == 360
@@ -504,6 +504,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
 # Dask (last: it leaves threads behind in this process)
 
 
+@pytest.mark.slow   # starts a local cluster
 def test_dask_cluster_gives_the_local_rows(local_rows, study_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.jsonl"

@@ -6,6 +6,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, bid_file, error_of, view_of
 
 from dobbm_solver.analyzer import sample_deals
@@ -110,3 +112,66 @@ def test_views_and_validate_share_their_checks() -> None:
     e = error_of(play.replace("contract: dobbm", "contract: solo"), "play")
     d = deal_error(discard=cardset([0, 1, 2, 3]))
     assert (e.key, e.message) == (d.key, d.message) == ("discard", "a Solo has no lay-away")
+
+
+# --------------------------------------------------------------------------
+# views in the one-line notation, checked the same as in YAML
+
+
+VIEW_TEXTS = {"bid": [BID_PASSED, bid_file("HA H10 HK EA E9 L8 L7 S6", extra="must: true\n")],
+              "discard": [DISCARD], "double": [DOUBLE_DEFENDER, RETOUR]}
+
+
+@pytest.mark.parametrize("command", list(VIEW_TEXTS))
+def test_every_view_round_trips_through_the_notation(command: str) -> None:
+    from dobbm_solver.analyzer import make_view
+    from dobbm_solver.analyzer.checks import view_command
+    from dobbm_solver.handfile import dump_spec_yaml, parse_specs
+    from dobbm_solver.notation import format_spec_line, parse_spec_line
+
+    for text in VIEW_TEXTS[command]:
+        view = view_of(text, command)
+        line = format_spec_line(view.spec())
+        again = make_view(parse_spec_line(line), command)
+        assert again == view, line
+        [from_yaml] = parse_specs(dump_spec_yaml(view.spec()), "t.yaml")
+        assert make_view(from_yaml, command) == view
+        assert view_command(view.spec()) == command
+        if command == "bid":
+            assert not line.split("|")[0].strip().startswith(("dobbm", "solo"))   # no head
+
+
+@given(st.sampled_from(["Anna", "Bert", "Cora"]), st.sampled_from(["-", "''", "[]", "?", "omitted"]))
+@settings(max_examples=40, deadline=None)
+def test_an_empty_or_unknown_hand_means_the_same_in_yaml_and_notation(seat: str, written: str) -> None:
+    """In a view: a seat left out, or given as ``?``, is not known; ``-``, ``[]`` or '' is no cards."""
+    from dobbm_solver.handfile import parse_specs
+    from dobbm_solver.notation import parse_spec_line
+
+    known = "HA H10 HK EA E9 L8 L7 S6"
+    yaml_hand = {"-": "'-'", "''": "''", "[]": "[]", "?": "'?'"}.get(written)
+    text = (f"seats: [Anna, Bert, Cora, Dave]\nme: Dave\nhands:\n  Dave: {known}\n"
+            + (f"  {seat}: {yaml_hand}\n" if yaml_hand else ""))
+    line_hand = {"''": "-", "[]": "-"}.get(written, written)
+    line = "me: Dave | " + " | ".join(
+        f"{s}: {known if s == 'Dave' else (line_hand if s == seat and written != 'omitted' else '?')}"
+        for s in ("Anna", "Bert", "Cora", "Dave"))
+    [from_yaml] = parse_specs(text, "t.yaml")
+    from_line = parse_spec_line(line)
+    assert from_yaml.hands == from_line.hands
+    assert (seat in from_yaml.hands) == (written in ("-", "''", "[]"))
+    if seat in from_yaml.hands:
+        assert from_yaml.hands[seat] == 0
+
+
+@pytest.mark.parametrize("doublings", [11, 1100, 10 ** 12])
+def test_views_bound_doublings_like_deals(doublings: int) -> None:
+    from dobbm_solver.analyzer import make_view
+    from dobbm_solver.deal import MAX_DOUBLINGS
+    from dobbm_solver.handfile import HandFileError, parse_specs
+
+    [spec] = parse_specs(RETOUR, "t.yaml")
+    with pytest.raises(HandFileError, match=f"doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        make_view(replace(spec, doublings=doublings), "double")
+    with pytest.raises(HandFileError, match=f"doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
+        parse_specs(RETOUR.replace("doublings: 1", f"doublings: {doublings}"), "t.yaml")

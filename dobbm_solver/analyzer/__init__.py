@@ -3,20 +3,21 @@
 From the cards a player can see (and what the bidding has shown) the
 analyzer deals the unseen cards at random, consistent with everything known,
 solves every sample exactly with the open-card core, and ranks the player's
-options by the expected payment.  Three questions are answered:
+options by the expected payment.  Four questions are answered:
 
 * :func:`analyze_bid` -- Pass, Dobbm or Solo, for ``me`` holding 8 cards
   before the bidding reaches them;
 * :func:`analyze_discard` -- every legal lay-away of a Dobbm, for ``me`` the
   declarer holding the 8 dealt cards with the Dobb known;
 * :func:`analyze_double` -- as a defender after "I lie": double (Schwacher)
-  or play on; as the declarer facing a Schwacher: Retour or play on.
+  or play on; as the declarer facing a Schwacher: Retour or play on;
+* :func:`analyze_play` -- which card to play now, for ``me`` to move in the play.
 
 Each takes a checked :class:`View` (from :func:`make_view` or
 :func:`load_views`), ``samples`` (None: adaptive), ``seed``, ``jobs`` and an
 optional ``progress(done, total)`` callback, and returns an :class:`Advice`.
 This package never imports click; it is the library under
-``dobbm bid/discard/double``.
+``dobbm bid/discard/double/play``.
 
 The modules, in the order data flows through them:
 
@@ -28,7 +29,7 @@ The modules, in the order data flows through them:
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
 * :mod:`.lay_aways` -- lay-aways that are the same in play;
-* :mod:`.bid`, :mod:`.discard`, :mod:`.double` -- the three analyses;
+* :mod:`.bid`, :mod:`.discard`, :mod:`.double`, :mod:`.play` -- the four analyses;
 * :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`);
 * :mod:`.arguments` -- the arguments they take, checked.
 """
@@ -44,6 +45,7 @@ from .double import analyze_double
 from .estimate import TARGET_STDERR
 from .lay_aways import lay_away_classes
 from .payment import payment
+from .play import analyze_play, play_turn
 from .runner import Progress
 from .sampling import sample_deals
 from .view import AnalyzerError, View
@@ -53,5 +55,5 @@ __all__ = [
     "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
     "bid_probabilities", "model_bid", "payment", "lay_away_classes",
     "make_view", "load_views", "sample_deals",
-    "analyze_bid", "analyze_discard", "analyze_double",
+    "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
 ]

@@ -18,7 +18,9 @@ class OptionEstimate:
     points when the option is played, ``stderr`` its standard error (points).
     ``win_probability``: the declarer's chance of 61 or more.  The last three
     are None where the option plays no game (Pass).  ``samples``: the deals
-    the option was solved on.
+    the option was solved on.  ``alike``: other options that are the same in
+    play and so have the same estimate (lay-aways differing only in
+    interchangeable 6-9 cards), reported in this one.
     """
 
     option: Any
@@ -28,10 +30,12 @@ class OptionEstimate:
     stderr: float | None
     samples: int
     stderr_units: float | None = None
+    alike: tuple[Any, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``option`` (a list of four card names for a lay-away), ``ev_units``,
-        ``win_probability``, ``expected_points``, ``stderr``, ``stderr_units``, ``samples``."""
+        ``win_probability``, ``expected_points``, ``stderr``, ``stderr_units``, ``samples``,
+        ``alike`` (a list of options, see the class)."""
         return {
             "option": jsonable(self.option),
             "ev_units": rounded(self.ev_units, 4),
@@ -40,6 +44,7 @@ class OptionEstimate:
             "stderr": rounded(self.stderr, 3),
             "stderr_units": rounded(self.stderr_units, 4),
             "samples": self.samples,
+            "alike": [jsonable(a) for a in self.alike],
         }
 
 

@@ -21,6 +21,7 @@ from ..deal import (
     DealError,
     check_dealer_given,
     check_dobb_size,
+    check_doublings,
     check_hand_seats,
     check_hand_size,
     check_lay_away,
@@ -30,6 +31,7 @@ from ..deal import (
     find_revokes,
     revoke_error,
 )
+from ..echo import brief
 from ..errors import OptionError
 from ..handfile import HandFileError, HandSpec, load_specs
 from .auction import read_auction
@@ -57,7 +59,7 @@ def make_view(spec: HandSpec, command: str) -> View:
     not fit the command.
     """
     if command not in COMMANDS:
-        raise OptionError(f"unknown command {command!r}")
+        raise OptionError(f"unknown command {brief(command)}")
     with _keys_of(spec):
         return _checked_view(spec, command)
 
@@ -67,7 +69,26 @@ def load_views(path: str | Path, command: str) -> list[View]:
     return [make_view(spec, command) for spec in load_specs(path)]
 
 
+def view_command(spec: HandSpec) -> str:
+    """The advice command a view is written for, judged from what it gives.
+
+    No declarer and no contract: ``bid``, or ``discard`` when the Dobb is shown;
+    the declarer's own Dobbm without a lay-away: ``discard``; before the first
+    card, with the doublings it is ``me``'s turn to answer: ``double``; else
+    ``play`` (a view during play).
+    """
+    if spec.declarer is None and spec.contract is None:
+        return "discard" if spec.dobb is not None else "bid"
+    mine = spec.declarer in (None, spec.me)
+    if mine and spec.contract in (None, "dobbm") and spec.discard is None and not spec.tricks:
+        return "discard"
+    if not spec.tricks and spec.doublings % 2 == (1 if mine else 0):
+        return "double"
+    return "play"
+
+
 def _checked_view(spec: HandSpec, command: str) -> View:
+    check_doublings(spec.doublings)
     check_dealer_given(spec.seats, spec.dealer)
     active = tuple(s for s in spec.seats if s != spec.dealer) if len(spec.seats) == 5 else tuple(spec.seats)
     me = _check_me(spec, active)

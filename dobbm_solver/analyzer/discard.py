@@ -84,7 +84,8 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     to ``samples`` (None: adaptive, until the leader's expected points have
     standard error <= ``target_stderr``).  Options are ranked by how far
     they got, then by expected units; ``samples`` on each says how many
-    deals its estimate rests on.  Standard errors of lay-aways solved on
+    deals its estimate rests on.  One option per class, the class's other
+    lay-aways in its ``alike``.  Standard errors of lay-aways solved on
     fewer than 4 samples are pooled from the spread of the better-sampled ones.
 
     ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``,
@@ -252,28 +253,29 @@ def _estimates(runner: SampleRunner, run: _DiscardRun
 
 def _options(run: _DiscardRun, est_by: dict[CardSet, OptionEstimate],
              order: list[CardSet]) -> list[OptionEstimate]:
-    """Every lay-away, in the order of its class."""
+    """One option per class of lay-aways that play the same, its other members ``alike``."""
     members = dict(run.classes)
-    options: list[OptionEstimate] = []
-    for r in order:
-        for m in members[r]:
-            options.append(replace(est_by[r], option=_names(m)))
-    return options
+    return [replace(est_by[r], option=_names(r), alike=tuple(_names(m) for m in members[r] if m != r))
+            for r in order]
 
 
 def _info(run: _DiscardRun, options: list[OptionEstimate]) -> dict[str, Any]:
-    hd = heuristic_discard(run.hand12)
-    hd_names = _names(hd)
-    return {"lay_aways": len(options), "classes": len(run.reps), "finalists": len(run.group),
-            "heuristic_discard": hd_names,
-            "heuristic_rank": next((k + 1 for k, o in enumerate(options) if o.option == hd_names), None),
+    hd_names = _names(heuristic_discard(run.hand12))
+    rank = next((k + 1 for k, o in enumerate(options) if hd_names == o.option or hd_names in o.alike), None)
+    return {"lay_aways": sum(1 + len(o.alike) for o in options), "classes": len(run.reps),
+            "finalists": len(run.group), "heuristic_discard": hd_names, "heuristic_rank": rank,
             "stopped": run.stopped, "target_stderr": run.target}
 
 
 def _notes(run: _DiscardRun, options: list[OptionEstimate], most: int) -> tuple[str, ...]:
+    lay_aways = sum(1 + len(o.alike) for o in options)
     return ("open-card play of each sample is the standard Monte Carlo approximation",
-            f"all {len(options)} legal lay-aways ({len(run.reps)} distinct in play) were solved on the "
+            f"all {lay_aways} legal lay-aways ({len(run.reps)} distinct in play) were solved on the "
             f"first sample; the best went on to more of the same samples, the {len(run.group)} finalists "
             f"to {most}",
-            "standard errors of lay-aways solved on fewer than 4 samples are pooled")
+            "standard errors of lay-aways solved on fewer than 4 samples are pooled",
+            "ranked by the samples each lay-away reached, then by units: one dropped at an early cut "
+            "rests on fewer samples and can show more units than a finalist",
+            "lay-aways that differ only in interchangeable 6-9 cards play the same: one row, the others "
+            "listed as alike")
 

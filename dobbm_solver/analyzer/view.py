@@ -10,7 +10,7 @@ from typing import Mapping
 
 from ..cards import BB_SUITS, TRUMP, Card, CardSet, card_suit, cardset, trick_winner
 from ..deal import trick_seats
-from ..handfile import HandFileError
+from ..handfile import HandFileError, HandSpec
 
 
 class AnalyzerError(HandFileError):
@@ -48,6 +48,18 @@ class View:
     auction: tuple[tuple[str, str], ...] = ()
     path: str = field(default="<string>", compare=False)
     doc: int | None = field(default=None, compare=False)
+
+    def spec(self) -> HandSpec:
+        """The hand-file spec that gives this view back (for writing it out).
+
+        ``make_view(view.spec(), view.command) == view`` for every checked view.
+        """
+        return HandSpec(
+            seats=self.seats, declarer=self.declarer, contract=self.contract, hands=dict(self.hands),
+            dobb=self.dobb, discard=self.discard, tricks=self.tricks, doublings=self.doublings,
+            dealer=self.dealer, me=self.me, bids=self.bids, must=self.must or None,
+            path=self.path, doc=self.doc,
+        )
 
     @property
     def my_hand(self) -> CardSet:

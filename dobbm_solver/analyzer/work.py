@@ -3,7 +3,8 @@
 ``WORK[command](view, solver, deal, dealt, payload)`` returns a dict merged
 into that sample's results: ``bid`` ``{option: (weight, points)}`` (the
 weight: the chance a Dobbm is not overcalled), ``discard``
-``{lay-away: points}``, ``double`` ``{"points": points}``.
+``{lay-away: points}``, ``double`` ``{"points": points}``, ``play``
+``{"cards": {card: points}}``.
 """
 
 from __future__ import annotations
@@ -56,4 +57,9 @@ def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, Card
     return {"points": _points(solver, deal)}
 
 
-WORK: dict[str, Work] = {"bid": work_bid, "discard": work_discard, "double": work_double}
+def work_play(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
+    """The declarer's final points after each legal card of the player to move (``me``)."""
+    return {"cards": solver.solve_all_cards(deal)}
+
+
+WORK: dict[str, Work] = {"bid": work_bid, "discard": work_discard, "double": work_double, "play": work_play}

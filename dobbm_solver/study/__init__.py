@@ -22,7 +22,7 @@ Rows
 ----
 One JSON object (or CSV record) per deal with the keys of
 :data:`VALUE_COLUMNS` (``mode="value"``, a value-only solve) or
-:data:`ANALYSE_COLUMNS` (``mode="analyse"``: also the best card of the
+:data:`ANALYZE_COLUMNS` (``mode="analyze"``: also the best card of the
 player to move and a best line).  ``trumps`` counts the hearts the declarer
 plays the hand with: the 8 cards held at the start of play (after the
 lay-away in a Dobbm).  A Dobbm with no ``discard`` is a lay-away study: every
@@ -36,12 +36,22 @@ The format follows the suffix: ``.jsonl`` / ``.json`` / ``.ndjson`` JSON
 lines, ``.csv`` CSV (header written once).  Each row is written whole with
 one ``write`` to the unbuffered file, so a stopped run leaves whole lines and
 a later run with the same output skips the deals already in it (same id and
-hash).  On resuming, a last line cut short (no newline, or not a whole row)
-is dropped and solved again; rows of deals that were since edited (same id,
-other hash) are removed (the file is rewritten through a temporary file and
-an atomic rename).  Rows of deals not in this study are kept.  While a study
-runs it holds an exclusive lock on the output, so two studies cannot write
-the same file.
+hash).  On resuming, a last row cut short (no newline at the end; it begins
+with a row's id, hash and mode) is dropped and solved again; rows of deals
+that were since edited (same id, other hash) are removed (the file is
+rewritten through a temporary file and an atomic rename).  Rows of deals not
+in this study are kept.  Only a file that a study wrote is read or rewritten:
+every line must be the CSV header of the mode or a whole row as a study writes
+it (exactly the row's keys), else a :class:`StudyError` names the line and the
+file is left byte for byte as it was; a file with no whole row (nor CSV
+header) is never rewritten.  CSV values holding a comma, quote, newline or
+carriage return are quoted (such a record spans lines) and read back as
+written.  A symbolic link as output is written through (its target is read,
+locked and replaced); a FIFO, device or directory is refused.  A write that
+fails (a full disk, a file size limit) is taken back, so the file holds whole
+rows only, and raises :class:`StudyRunError`: run again to resume.  While a
+study runs it holds an exclusive lock on the output, so two studies cannot
+write the same file.
 
 Order: rows are written as results come in, in chunks of consecutive deals
 (each chunk in deal order); with one worker (``jobs=1``, solved in this process) that is deal order.  Sort by
@@ -56,7 +66,11 @@ most 256; with 1 the deals are solved in this process), each with its own
 Dask (``scheduler="tcp://host:8786"``): the chunks are mapped over an
 existing ``distributed`` cluster and collected with ``as_completed``; the
 workers must have ``dobbm_solver`` installed.  Dask is imported only then
-(``pip install 'dobbm-solver[dask]'``).
+(``pip install 'dobbm-solver[dask]'``).  The address must read
+``[tcp|tls|ws|wss://]HOST:PORT`` (or ``inproc://`` / ``ucx://``); its port is
+tried first, so a malformed address, an unknown host or a refused connection is
+a :class:`StudyError` at once, a port that does not answer in 5 s a
+:class:`StudyRunError`.
 
 Interrupting (Ctrl-C) raises :class:`StudyInterrupted` (a
 ``KeyboardInterrupt``) carrying the partial :class:`StudySummary`: the local
@@ -75,11 +89,11 @@ from .codecs import CSV_SUFFIXES, JSON_SUFFIXES, output_format
 from .collect import HAND_SUFFIXES, StudyDeal, collect_deals, deal_hash, deals_from, find_hand_files
 from .errors import StudyError, StudyRunError
 from .output import ResultFile, read_results
-from .rows import ANALYSE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
+from .rows import ANALYZE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
 from .run import StudyInterrupted, StudySummary, run_study
 
 __all__ = [
-    "MODES", "VALUE_COLUMNS", "ANALYSE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
+    "MODES", "VALUE_COLUMNS", "ANALYZE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
     "JSON_SUFFIXES", "CSV_SUFFIXES",
     "StudyError", "StudyRunError", "StudyInterrupted", "StudyDeal", "StudySummary", "ResultFile",
     "deal_hash", "deals_from", "find_hand_files", "collect_deals", "output_format",

@@ -1,27 +1,109 @@
-"""The result file of a study: read what is there, fix it up, lock it, append rows whole."""
+"""The result file of a study: read what is there, fix it up, lock it, append rows whole.
+
+Ownership: a study rewrites its output (to drop a cut-short last row or the rows
+of since-edited deals) only when every line of the file is something a study
+writes: the CSV header of its mode, whole rows (JSON objects with exactly the
+row keys, CSV records under that header), and at most a cut-short last row
+with no newline.  Anything else is a :class:`StudyError` and the file is left
+byte for byte as it was; a file holding no row (nor CSV header) is never
+rewritten.  A symbolic link is written through (the target is read, locked and
+replaced); a path that is not a regular file (a FIFO, a device) is refused.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .codecs import csv_header, csv_line, decode_line, format_line, output_format, parse_line
+from .codecs import (
+    csv_header,
+    csv_line,
+    csv_records,
+    decode_line,
+    format_line,
+    is_cut_row,
+    output_format,
+    parse_line,
+    shown_columns,
+)
 from .collect import StudyDeal
-from .errors import StudyError
-from .rows import columns
+from .errors import StudyError, StudyRunError
+from .rows import ANALYZE_COLUMNS, VALUE_COLUMNS, columns
 
 try:  # POSIX: an exclusive lock on the output while a study writes it
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["ResultFile", "read_results"]
+__all__ = ["ResultFile", "ResultText", "parse_results", "read_results"]
 
 #: What :meth:`ResultFile.prepare` found: the keys done, the stale rows dropped,
 #: whether a cut-short last line was dropped.
 Prepared = tuple[set[tuple[str, str]], int, bool]
+
+_NOT_OURS = "not a study output? (the file is left as it is)"
+
+
+@dataclass
+class ResultText:
+    """A result file's contents as a study reads them: the CSV header line (None for
+    JSON lines, or an empty CSV), the rows (their bytes, without the newline, and the
+    row), and a cut-short last row (bytes after the last newline; empty if none)."""
+
+    header: bytes | None = None
+    columns: list[str] = field(default_factory=list)
+    rows: list[tuple[bytes, dict[str, Any]]] = field(default_factory=list)
+    tail: bytes = b""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "not a regular file"
+
+
+def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
+    """The contents of a result file, checked line by line: a :class:`StudyError` names
+    the first line that a study did not write (see the module's ownership rule)."""
+    if fmt == "csv":
+        records, tail = csv_records(data)
+    else:
+        pieces = data.split(b"\n")
+        tail = pieces.pop()
+        records = [(n, b) for n, b in enumerate(pieces, 1)]
+    out = ResultText(tail=tail)
+    if fmt == "csv" and records:
+        (_, first), records = records[0], records[1:]
+        names = csv_header(decode_line(first) or "")
+        if names not in (list(VALUE_COLUMNS), list(ANALYZE_COLUMNS)):
+            raise StudyError(f"{name}: line 1 is not the header of a study's CSV "
+                             f"(first: {shown_columns(names)}); {_NOT_OURS}")
+        out.header, out.columns = first, names
+    for n, raw in records:
+        text = decode_line(raw)
+        row = None if text is None else parse_line(fmt, text, out.columns)
+        if row is None:
+            raise StudyError(f"{name}: line {n} is not a result row of a study; {_NOT_OURS}")
+        out.rows.append((raw, row))
+    if tail:
+        last = data.count(b"\n") + 1
+        if not out.rows and out.header is None:
+            raise StudyError(f"{name}: holds no result row of a study, and line {last} has no newline "
+                             f"at the end; {_NOT_OURS}")
+        if not is_cut_row(fmt, tail):
+            raise StudyError(f"{name}: line {last} (no newline at the end) is not a result row cut "
+                             f"short (if it is one, delete it and run again); {_NOT_OURS}")
+    return out
 
 
 class ResultFile:
@@ -29,35 +111,47 @@ class ResultFile:
 
     :meth:`prepare` opens and locks it (exclusively: a second writer gets a
     :class:`StudyError`) and fixes it up; :meth:`write` appends one row with
-    one ``write``; :meth:`close` releases the lock.
+    one ``write``; :meth:`close` releases the lock.  A symbolic link is written
+    through; anything but a regular file is refused.  A failed write (a full
+    disk) takes back its part-row and raises :class:`StudyRunError`.
     """
 
     def __init__(self, path: str | os.PathLike[str], mode: str) -> None:
-        self.path = Path(path)
         self.name = str(path)
         self.fmt = output_format(path)
         self.mode = mode
         self.columns = columns(mode)
         self.fd: int | None = None
-        if self.path.is_dir():
-            raise StudyError(f"{self.name}: is a directory")
+        self.path = Path(os.path.realpath(path))   # through symbolic links: the file itself
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            st = None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise StudyError(f"{self.name}: is {_kind(st.st_mode)}; give a regular file")
         parent = self.path.parent
         if not parent.is_dir():
-            raise StudyError(f"{self.name}: no such directory {str(parent)!r}")
+            raise StudyError(f"{self.name}: no such directory {str(Path(path).parent)!r}")
 
     # -- open, lock, read ----------------------------------------------------
     def _open(self) -> None:
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+            fd = os.open(self.path, flags, 0o666)
         except OSError as e:
             raise StudyError(f"{self.name}: {e.strerror or e}") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):   # it changed since __init__
+            os.close(fd)
+            raise StudyError(f"{self.name}: is {_kind(st.st_mode)}; give a regular file")
         if fcntl is not None:
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
             try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                os.close(self.fd)
-                self.fd = None
+                os.close(fd)
                 raise StudyError(f"{self.name}: another study is writing this file") from None
+        self.fd = fd
 
     def _read(self) -> bytes:
         assert self.fd is not None
@@ -80,70 +174,50 @@ class ResultFile:
             self.close()
             raise
 
-    def _check_header(self, lines: list[str | None]) -> list[str] | None:
-        """The CSV header (it must be this mode's), or None for JSON lines or an empty file."""
-        if self.fmt != "csv" or not lines:
-            return None
-        header = csv_header(lines[0] or "")
-        if header != list(self.columns):
+    def _check_mode(self, found: ResultText) -> None:
+        if found.header is not None and found.columns != list(self.columns):
             raise StudyError(
                 f"{self.name}: its columns are not those of a --mode {self.mode} study "
-                f"(first: {','.join(header[:3]) or 'nothing'}); use another output file")
-        return header
-
-    def _rows(self, lines: list[str | None], header: list[str] | None,
-              truncated: bool) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
-        """The whole rows of the file's lines (after the header), and whether the last
-        line is cut short."""
-        body_start = 0 if header is None else 1
-        rows: list[tuple[str, dict[str, Any]]] = []
-        for n, line in enumerate(lines[body_start:], body_start + 1):
-            row = None if line is None else parse_line(self.fmt, line, header)
-            if line is None or row is None:
-                if n == len(lines) and not truncated:
-                    truncated = True   # a whole line but not a whole row: cut short and patched
-                    continue
-                raise StudyError(f"{self.name}: line {n} is not a result row; not a study output?")
-            if row.get("mode", self.mode) != self.mode:
-                raise StudyError(f"{self.name}: holds --mode {row.get('mode')} results, this study is "
+                f"(first: {shown_columns(found.columns)}); use another output file")
+        for _, row in found.rows:
+            if row["mode"] != self.mode:
+                raise StudyError(f"{self.name}: holds --mode {row['mode']} results, this study is "
                                  f"--mode {self.mode}; use another output file")
-            rows.append((line, row))
-        return rows, truncated
 
     def _prepare(self, items: Sequence[StudyDeal]) -> Prepared:
-        pieces = self._read().split(b"\n")
-        # a file written whole ends with a newline: the last piece is empty; anything
-        # else there is a line cut short, dropped (and solved again)
-        truncated = pieces.pop() != b""
-        lines = [decode_line(p) for p in pieces]
-        header = self._check_header(lines)
-        rows, truncated = self._rows(lines, header, truncated)
+        found = parse_results(self._read(), self.fmt, self.name)
+        self._check_mode(found)
+        truncated = found.tail != b""
         current = {it.id: it.hash for it in items}
-        keep: list[str] = []
+        keep: list[bytes] = []
         done: set[tuple[str, str]] = set()
         stale = 0
-        for line, row in rows:
+        for raw, row in found.rows:
             h = current.get(row["id"])
             if h is not None and h != row["hash"]:
                 stale += 1
                 continue
-            keep.append(line)
+            keep.append(raw)
             done.add((row["id"], row["hash"]))
         if stale or truncated:
-            head = [lines[0] or ""] if header is not None else []
+            head = [found.header] if found.header is not None else []
             self._rewrite(head + keep)
-        if self.fmt == "csv" and header is None:
+        if self.fmt == "csv" and found.header is None:
             self._write_text(csv_line(self.columns))
         return done, stale, truncated
 
-    def _rewrite(self, lines: list[str]) -> None:
+    def _rewrite(self, lines: list[bytes]) -> None:
         """Replace the file's contents atomically (temporary file, then rename) and
-        lock the new file."""
-        text = "".join(line + "\n" for line in lines)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        lock the new file.  On failure (a full disk) the file is as it was."""
+        data = b"".join(line + b"\n" for line in lines)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        except OSError as e:
+            raise StudyRunError(f"{self.name}: cannot make a temporary file beside it to rewrite it "
+                                f"({e.strerror or e}); it is left as it was") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
             try:
@@ -151,11 +225,14 @@ class ResultFile:
             except OSError:
                 pass
             os.replace(tmp, self.path)
-        except BaseException:
+        except BaseException as e:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+            if isinstance(e, OSError):
+                raise StudyRunError(f"{self.name}: cannot rewrite it ({e.strerror or e}); "
+                                    "it is left as it was") from None
             raise
         old = self.fd
         self.fd = None
@@ -165,11 +242,22 @@ class ResultFile:
 
     # -- writing -------------------------------------------------------------
     def _write_text(self, text: str) -> None:
+        """Append ``text`` whole or not at all: a failed write (a full disk, a file size
+        limit) is cut back off and raises :class:`StudyRunError`."""
         assert self.fd is not None
         data = text.encode("utf-8")
-        while data:   # one write for a line in practice; loop on a short write
-            n = os.write(self.fd, data)
-            data = data[n:]
+        start = os.fstat(self.fd).st_size
+        try:
+            while data:   # one write for a line in practice; loop on a short write
+                n = os.write(self.fd, data)
+                data = data[n:]
+        except OSError as e:
+            try:
+                os.ftruncate(self.fd, start)
+            except OSError:   # pragma: no cover - a cut-short last row is dropped next time
+                pass
+            raise StudyRunError(f"{self.name}: cannot write ({e.strerror or e}); the rows written so far "
+                                "are kept: make room and run the same command again to resume") from None
 
     def write(self, row: dict[str, Any]) -> None:
         """Append one row, whole, with one ``write``."""
@@ -184,27 +272,19 @@ class ResultFile:
 
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The rows of a study output (JSON lines or CSV), in file order; CSV values typed.
-    A cut-short last line is ignored."""
+    A cut-short last row is ignored; a line that a study did not write is a
+    :class:`StudyError`."""
     fmt = output_format(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise StudyError(f"{path}: is {_kind(mode)}; not a study output")
+            data = f.read()
     except OSError as e:
         raise StudyError(f"{path}: {e.strerror or e}") from None
+    try:   # up to the last newline: a row cut short may end inside a character
+        data[:data.rfind(b"\n") + 1].decode("utf-8")
     except UnicodeDecodeError:
         raise StudyError(f"{path}: is not UTF-8 text; not a study output?") from None
-    lines = text.split("\n")
-    lines.pop()   # "" after the final newline, or a cut-short last line
-    header = None
-    first = 1
-    if fmt == "csv" and lines:
-        header = csv_header(lines[0])
-        lines, first = lines[1:], 2
-    out = []
-    for n, line in enumerate(lines):
-        row = parse_line(fmt, line, header)
-        if row is None:
-            if n == len(lines) - 1:
-                continue
-            raise StudyError(f"{path}: line {n + first} is not a result row")
-        out.append(row)
-    return out
+    return [row for _, row in parse_results(data, fmt, str(path)).rows]

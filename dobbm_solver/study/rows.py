@@ -15,18 +15,18 @@ from ..solver import DEFAULT_TT_MB, Solver
 from .collect import StudyDeal
 from .errors import StudyError
 
-__all__ = ["MODES", "VALUE_COLUMNS", "ANALYSE_COLUMNS", "TIMING_FIELDS", "INT_FIELDS",
+__all__ = ["MODES", "VALUE_COLUMNS", "ANALYZE_COLUMNS", "TIMING_FIELDS", "INT_FIELDS",
            "check_mode", "columns", "starting_trumps", "solve_row", "solve_chunk"]
 
-MODES: tuple[str, ...] = ("value", "analyse")
+MODES: tuple[str, ...] = ("value", "analyze")
 
 _HEAD = ("id", "hash", "mode", "deal", "declarer", "contract", "doublings", "trumps",
          "discard", "studied", "declarer_points", "defender_points", "outcome", "units")
 #: Keys of a value-only row, in CSV column order.
 VALUE_COLUMNS: tuple[str, ...] = _HEAD + ("nodes", "seconds")
-#: Keys of an ``analyse`` row: also who is to move, their best card and a best line
+#: Keys of an ``analyze`` row: also who is to move, their best card and a best line
 #: (space-separated card names; empty when the hand is finished).
-ANALYSE_COLUMNS: tuple[str, ...] = _HEAD + ("to_move", "best_card", "line", "nodes", "seconds")
+ANALYZE_COLUMNS: tuple[str, ...] = _HEAD + ("to_move", "best_card", "line", "nodes", "seconds")
 #: Fields that differ from run to run (everything else is deterministic).
 TIMING_FIELDS: tuple[str, ...] = ("seconds",)
 #: Fields that hold whole numbers (typed back when a CSV row is read).
@@ -42,7 +42,7 @@ def check_mode(mode: str) -> None:
 
 def columns(mode: str) -> tuple[str, ...]:
     """The keys of a row of ``mode``, in CSV column order."""
-    return ANALYSE_COLUMNS if mode == "analyse" else VALUE_COLUMNS
+    return ANALYZE_COLUMNS if mode == "analyze" else VALUE_COLUMNS
 
 
 def starting_trumps(deal: Deal) -> int:
@@ -52,7 +52,7 @@ def starting_trumps(deal: Deal) -> int:
 
 
 def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str, Any]:
-    """The result row of one deal (keys :data:`VALUE_COLUMNS` or :data:`ANALYSE_COLUMNS`)."""
+    """The result row of one deal (keys :data:`VALUE_COLUMNS` or :data:`ANALYZE_COLUMNS`)."""
     check_mode(mode)
     t0 = time.perf_counter()
     try:
@@ -60,7 +60,7 @@ def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str,
     except DobbmError as e:
         raise StudyError(f"{item.id}: {e}") from None
     # a lay-away study runs in this worker alone: the batch is parallel over deals
-    best = solver.solve_best(deal, analyze=mode == "analyse", jobs=1)
+    best = solver.solve_best(deal, analyze=mode == "analyze", jobs=1)
     deal, points = best.deal, best.value.declarer_points
     row: dict[str, Any] = {
         "id": item.id, "hash": item.hash, "mode": mode, "deal": item.line,
@@ -71,7 +71,7 @@ def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str,
         "declarer_points": points, "defender_points": TOTAL_POINTS - points,
         "outcome": outcome(points).value, "units": units(points, deal.contract, deal.doublings),
     }
-    if mode == "analyse":
+    if mode == "analyze":
         line = best.analysis.line
         row.update({"to_move": best.analysis.to_move or "",
                     "best_card": card_name(line[0]) if line else "",

@@ -34,6 +34,7 @@ class StudySummary:
     where: str = "local"            # "local" or the scheduler address
     seconds: float = 0.0
     interrupted: bool = False
+    output_read: bool = False       # the output was read (the counts above are known)
 
     @property
     def in_output(self) -> int:
@@ -56,6 +57,10 @@ class StudySummary:
         if self.truncated_dropped:
             parts.append("a cut-short last line dropped")
         left = self.total - self.in_output
+        if self.interrupted and not self.output_read:
+            during = "" if self.where == "local" else f" (while connecting to {self.where})"
+            return (f"interrupted before {self.output} was read{during}: nothing written; "
+                    "run the same command again")
         if self.interrupted:
             return (f"interrupted: {', '.join(parts)}; {self.in_output} of {self.total} in "
                     f"{self.output}, {left} left: run the same command again to resume")
@@ -95,10 +100,17 @@ def _check_options(mode: str, jobs: int | None, scheduler: str | None, tt_mb: in
 
 
 def _unique(items: Sequence[StudyDeal]) -> list[StudyDeal]:
-    """The items, the first of each id only."""
+    """The items, the first of each id only; a :class:`StudyError` for an id that cannot
+    be written as UTF-8 (a file name that is not UTF-8)."""
     ids: set[str] = set()
     unique: list[StudyDeal] = []
     for it in items:
+        try:
+            it.id.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = it.id.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise StudyError(f"{shown}: the name is not UTF-8 text and cannot be written "
+                             "to the output; rename the file") from None
         if it.id not in ids:
             ids.add(it.id)
             unique.append(it)
@@ -109,6 +121,7 @@ def _plan(out: ResultFile, unique: list[StudyDeal], limit: int | None,
           summary: StudySummary) -> list[StudyDeal]:
     """Prepare the output; the deals to solve in this run (counted in ``summary``)."""
     done, summary.stale_dropped, summary.truncated_dropped = out.prepare(unique)
+    summary.output_read = True
     todo = [it for it in unique if it.key not in done]
     summary.skipped = len(unique) - len(todo)
     if limit is not None:

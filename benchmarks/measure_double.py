@@ -1,0 +1,108 @@
+"""Is `dobbm double` worth following? Paired against never doubling, on seeded deals.
+
+    python benchmarks/measure_double.py --deals 40 --contract solo [--flat-lapse]
+
+Each deal is dealt at random (``random.Random(seed)``) and bid by the bidding
+model itself, forehand first, until someone declares; deals whose contract is
+not ``--contract`` are redealt.  The first defender after the declarer asks
+``analyze_double`` from their own 8 cards and the auction.  The advice is then
+realised by open-card play of the real deal: the defender's own settlement,
+``-units(points, contract, doublings)``, with one doubling if the advice was
+to double.  Printed: the mean of (advice - never doubling) per hand in units,
+with its standard error over the deals (paired: the same deal, the same play).
+``--flat-lapse`` restores the old bidding lapse (each bid at least 5% / 3) to
+measure what the base-rate lapse changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from dobbm_solver.analyzer import analyze_double, bid_probabilities, bidding, make_view, sampling
+from dobbm_solver.cards import set_names
+from dobbm_solver.deal import Deal
+from dobbm_solver.handfile import parse_specs
+from dobbm_solver.heuristics import deal_cards, heuristic_discard
+from dobbm_solver.rules import units
+from dobbm_solver.solver import Solver
+
+SEATS = ("Anna", "Bert", "Cora", "Dave")
+
+
+def _auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]:
+    """Bids by the model, Anna forehand (Dave dealt), until a Solo or the round ends."""
+    bids: list[tuple[str, str]] = []
+    dobbm_said = False
+    for i, seat in enumerate(SEATS):
+        p = bid_probabilities(hands[i], dobbm_said=dobbm_said)
+        bid = rng.choices(list(p), weights=list(p.values()))[0]
+        bids.append((seat, bid))
+        if bid == "solo":
+            break
+        dobbm_said = dobbm_said or bid == "dobbm"
+    return bids
+
+
+def _deal(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str, str]]]:
+    while True:
+        order = list(range(36))
+        rng.shuffle(order)
+        hands, dobb = deal_cards(order, 4)
+        bids = _auction(rng, hands)
+        said = [(s, b) for s, b in bids if b != "pass"]
+        if not said or said[-1][1] != contract:
+            continue
+        declarer = said[-1][0]
+        held = dict(zip(SEATS, hands))
+        discard = None
+        if contract == "dobbm":
+            twelve = held[declarer] | dobb
+            discard = heuristic_discard(twelve)
+            held[declarer] = twelve & ~discard
+        return Deal(SEATS, declarer, contract, held, dobb, discard, (), 0, "Dave"), bids
+
+
+def _view_text(deal: Deal, me: str, bids: list[tuple[str, str]]) -> str:
+    bid_list = ", ".join(f"{{{s}: {b}}}" for s, b in bids)
+    return (f"seats: [{', '.join(SEATS)}]\ndealer: Dave\nme: {me}\ndeclarer: {deal.declarer}\n"
+            f"contract: {deal.contract}\nbids: [{bid_list}]\n"
+            f"hands:\n  {me}: {' '.join(set_names(deal.hands[me]))}\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--contract", choices=["solo", "dobbm"], default="solo")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--flat-lapse", action="store_true")
+    args = ap.parse_args()
+    if args.flat_lapse:
+        def flat(kind: str, strength: float) -> float:
+            return (1 - bidding.BID_LAPSE) * bidding.model_likelihood(kind, strength) + bidding.BID_LAPSE / 3
+        sampling.bid_likelihood = flat   # where the sampler reads it
+    rng = random.Random(args.seed)
+    solver = Solver()
+    diffs, doubled = [], 0
+    for n in range(args.deals):
+        deal, bids = _deal(rng, args.contract)
+        me = SEATS[(SEATS.index(deal.declarer) + 1) % 4]
+        [spec] = parse_specs(_view_text(deal, me, bids), f"deal{n}")
+        advice = analyze_double(make_view(spec, "double"), seed=n, jobs=args.jobs)
+        points = solver.solve(deal).declarer_points
+        play_on = -units(points, deal.contract, 0)
+        chosen = -units(points, deal.contract, 1) if advice.recommendation == "double" else play_on
+        doubled += advice.recommendation == "double"
+        diffs.append(chosen - play_on)
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(len(diffs))
+    lapse = "flat lapse" if args.flat_lapse else "base-rate lapse"
+    print(f"{args.contract}, {lapse}: {len(diffs)} deals, doubled {doubled}; "
+          f"advice - never doubling = {mean:+.2f} ± {se:.2f} defender units a hand")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Types of the compiled search core (``_search.pyx``); private: use :mod:`dobbm_solver.solver`.
+
+Cards are numbered 0..35 (nine a suit, ``9 * suit + rank``, rank 0 the six);
+a hand is a bitboard of them.  Seats are relative: 0 is the declarer, then
+clockwise.  Every value is the declarer's final points, 0..120.
+"""
+
+from typing import Sequence
+
+SMALL_TABLE_ENTRIES: int
+"""A new table starts in its first this many entries (all of a smaller table) ..."""
+GROW_AFTER_NODES: int
+"""... and is rehashed into the whole once a search passes this many nodes."""
+
+class Core:
+    """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
+
+    ``grow_after``: the nodes after which a search moves from the small part
+    of a new table to the whole (default ``GROW_AFTER_NODES``; the tests make
+    it small so that the rehash runs in the middle of most searches)."""
+
+    def __init__(self, tt_mb: int = 64, grow_after: int = ...) -> None: ...
+    @property
+    def table_entries(self) -> int:
+        """Entries in the table (a power of two)."""
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the position was set."""
+    @property
+    def to_move(self) -> int:
+        """The relative seat to play at the root."""
+    def set_position(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int],
+        points: int,
+        has_trick: bool,
+        bonus: int,
+        keep_table: bool = False,
+    ) -> None:
+        """Set the root: four hands, the leader of the unfinished ``trick`` (its
+        cards in play order), the points in the declarer's finished tricks,
+        whether he has won one, and the bonus (lay-away or Dobb points).
+        Raises ``ValueError`` on a malformed position."""
+    def value(self, guess: int = -1) -> int:
+        """Exact value of the root (``guess``: the first MTD(f) test; -1 for the default)."""
+    def card_values(self) -> list[tuple[int, int]]:
+        """``(card, value)`` for every legal card of the seat to move, by card."""
+    def line(self) -> list[int]:
+        """A best line of play from the root to the end, cards in play order."""

@@ -1,0 +1,165 @@
+"""Hands as dealt: the 8 cards each seat was dealt, before the Dobb and the tricks.
+
+A hand file may give ``dealt:`` instead of ``hands:``, as a hand is written
+down at the table.  The cards held now follow from it: a Dobbm declarer who
+laid four cards away holds ``dealt + dobb - discard - played``, every other
+seat ``dealt - played``.  :func:`hands_from_dealt` makes that step and
+checks that the dealt hands account for the exchange and the tricks;
+:func:`dealt_hands` goes back.  Both read any :class:`Table` (a
+:class:`~dobbm_solver.deal.Deal`, or a hand-file spec, a partial view too).
+Every problem raises :class:`~dobbm_solver.deal.DealError` with key
+``dealt.SEAT`` (or the key whose absence makes the step impossible).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Mapping, Protocol
+
+from .cards import HAND_SIZE, Card, CardSet, card_name, popcount, set_names, trick_winner
+from .deal import DealError, check_trick_shapes, trick_seats
+from .echo import brief
+
+
+class Table(Protocol):
+    """What the step from dealt hands to the hands held now reads (a Deal or a spec)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+    @property
+    def declarer(self) -> str | None: ...
+    @property
+    def contract(self) -> str | None: ...
+    @property
+    def hands(self) -> Mapping[str, CardSet]: ...
+    @property
+    def dobb(self) -> CardSet | None: ...
+    @property
+    def discard(self) -> CardSet | None: ...
+    @property
+    def tricks(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def dealer(self) -> str | None: ...
+
+
+def _active(table: Table) -> tuple[str, ...]:
+    seats = tuple(table.seats)
+    if len(seats) == 5 and table.dealer in seats:
+        return tuple(s for s in seats if s != table.dealer)
+    return seats
+
+
+def _names(cs: CardSet) -> str:
+    return " ".join(set_names(cs))
+
+
+def _plays(table: Table) -> Iterator[tuple[int, str, Card]]:
+    """Every card of the tricks in play order: trick number, seat, card (the declarer leads)."""
+    active = _active(table)
+    if table.declarer not in active:
+        raise DealError("declarer", f"{brief(table.declarer)} is not a seat that plays"
+                        if table.declarer is not None else
+                        "missing: needed to follow the tricks from the dealt hands")
+    check_trick_shapes(table.tricks)
+    leader = table.declarer
+    for n, trick in enumerate(table.tricks, 1):
+        order = trick_seats(active, leader)
+        for i, c in enumerate(trick):
+            yield n, order[i], c
+        if len(trick) == 4:
+            leader = order[trick_winner(trick)]
+
+
+def _exchanged(table: Table, seat: str) -> bool:
+    """True if ``seat`` is a Dobbm declarer who took the Dobb (a lay-away given, or tricks played)."""
+    return (seat == table.declarer and table.contract == "dobbm"
+            and (table.discard is not None or bool(table.tricks)))
+
+
+def _check_dealt(dealt: Mapping[str, CardSet], table: Table) -> None:
+    """Each dealt hand 8 cards, none in another's or in the Dobb."""
+    active = _active(table)
+    seen: list[tuple[str, CardSet]] = []
+    if table.dobb is not None:
+        seen.append(("the Dobb (dobb)", table.dobb))
+    for s, cs in dealt.items():
+        key = f"dealt.{s}"
+        if s not in active:
+            raise DealError(key, f"{brief(s)} is not a seat that plays")
+        if popcount(cs) != HAND_SIZE:
+            raise DealError(key, f"holds {popcount(cs)} cards: each seat is dealt {HAND_SIZE}")
+        for where, other in seen:
+            if cs & other:
+                raise DealError(key, f"{_names(cs & other)} is also in {where}")
+        seen.append((key, cs))
+
+
+def _exchange(seat: str, cs: CardSet, table: Table) -> CardSet:
+    """The Dobbm declarer's 8 cards after taking the Dobb into ``cs`` and laying four away."""
+    key = f"dealt.{seat}"
+    if table.dobb is None:
+        raise DealError(key, f"{seat} took the Dobb into the hand: give dobb to follow the hand from the dealt cards")
+    if table.discard is None:
+        raise DealError(key, f"{seat} laid four cards away: give discard to follow the hand from the dealt cards")
+    stray = table.discard & ~(cs | table.dobb)
+    if stray:
+        raise DealError(key, f"the lay-away's {_names(stray)} is neither in {seat}'s dealt hand nor in the Dobb")
+    return (cs | table.dobb) & ~table.discard
+
+
+def hands_from_dealt(table: Table) -> dict[str, CardSet]:
+    """The hands held now, reading ``table.hands`` as the dealt hands.
+
+    A seat left out stays out (not known, in a view).  Raises
+    :class:`~dobbm_solver.deal.DealError` for a dealt hand that is not 8
+    cards, a card dealt twice or also in the Dobb, a lay-away the declarer
+    did not hold, a card played that its seat did not hold then.
+    """
+    dealt = dict(table.hands)
+    _check_dealt(dealt, table)
+    held = {s: _exchange(s, cs, table) if _exchanged(table, s) else cs for s, cs in dealt.items()}
+    if not table.tricks:
+        return held
+    played_in: dict[Card, int] = {}
+    for n, seat, c in _plays(table):
+        if seat in held:
+            if not (held[seat] >> c) & 1:
+                raise DealError(f"dealt.{seat}", f"trick {n}: {seat} plays {card_name(c)}, "
+                                + _not_held(seat, c, dealt[seat], table, played_in.get(c)))
+            held[seat] &= ~(1 << c)
+        played_in.setdefault(c, n)
+    return held
+
+
+def _not_held(seat: str, c: Card, dealt: CardSet, table: Table, before: int | None) -> str:
+    bit = 1 << c
+    if before is not None and (dealt | (table.dobb or 0) if _exchanged(table, seat) else dealt) & bit:
+        return f"already played in trick {before}"
+    if _exchanged(table, seat):
+        if (table.discard or 0) & bit:
+            return f"which {seat} laid away"
+        return f"which is neither in {seat}'s dealt hand nor in the Dobb"
+    return f"which is not in {seat}'s dealt hand"
+
+
+def dealt_hands(table: Table) -> dict[str, CardSet]:
+    """The dealt hands of the seats whose hands ``table`` gives: held now plus played,
+    and for a Dobbm declarer after the exchange plus the lay-away less the Dobb.
+
+    A Dobbm declarer whose hand is given after the exchange but whose Dobb is
+    not known is left out.
+    """
+    dealt = {s: cs for s, cs in table.hands.items()}
+    if table.tricks and table.declarer in _active(table):
+        for _, seat, c in _plays(table):
+            if seat in dealt:
+                dealt[seat] |= 1 << c
+    for s in list(dealt):
+        if _exchanged(table, s):
+            if table.dobb is None:
+                del dealt[s]
+            else:
+                dealt[s] = (dealt[s] | (table.discard or 0)) & ~table.dobb
+    return dealt
+
+
+__all__ = ["Table", "dealt_hands", "hands_from_dealt"]

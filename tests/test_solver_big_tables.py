@@ -1,0 +1,104 @@
+"""The paths only big searches reach: full hard deals, tables that grow, results independent of the table size.
+
+A new table starts in a small part of itself and is rehashed into the whole
+once a search passes ``GROW_AFTER_NODES`` nodes (a 1 MiB table is all small
+part: it never grows).  The 3,000 random endings of the cross-check never get
+there, so here the 40 hard full deals of the oracle file
+``../shared/oracle/positions_hard.json`` (solved by an independent
+implementation: the value and every opening lead's value) are solved with
+tables of 1, 2, 64 and 256 MiB, each table reused from deal to deal as a
+program would, and by the core with tables that grow after a few thousand
+nodes (so the rehash runs in the middle of nearly every search, whatever
+the speed of the solver): every result must be the oracle's, whatever the
+size.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import ORACLE
+from test_oracle import build
+
+from dobbm_solver._search import GROW_AFTER_NODES, SMALL_TABLE_ENTRIES, Core
+from dobbm_solver.cards import card_name
+from dobbm_solver.solver import Solver
+
+HARD = ORACLE.with_name("positions_hard.json")
+if not HARD.exists():
+    pytest.skip(f"no oracle file at {HARD}", allow_module_level=True)
+
+ENTRIES: list[dict] = json.loads(HARD.read_text())
+SIZES_MB = (1, 2, 64, 256)
+ENTRY_BYTES = 32
+
+
+def test_hard_file_is_what_the_readme_says():
+    assert len(ENTRIES) == 40
+    for e in ENTRIES:
+        assert e["tricks"] == [] and e["cards"] is not None
+        assert e["declarer_points"] == max(e["cards"].values())
+
+
+@pytest.fixture(scope="module")
+def deals() -> list:
+    return [build(e) for e in ENTRIES]
+
+
+@pytest.mark.parametrize("tt_mb", SIZES_MB)
+def test_hard_deals_match_the_oracle_whatever_the_table(deals, tt_mb):
+    solver = Solver(tt_mb=tt_mb)
+    grows = tt_mb * 1024 * 1024 // ENTRY_BYTES > SMALL_TABLE_ENTRIES
+    bad, big_searches = [], 0
+    for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
+        sol = solver.solve(deal)
+        an = solver.analyze(deal)
+        cards = {card_name(c): v for c, v in an.cards.items()}
+        big_searches += (sol.nodes > GROW_AFTER_NODES) + (an.nodes > GROW_AFTER_NODES)
+        if sol.declarer_points != e["declarer_points"] or cards != e["cards"]:
+            bad.append(f"hard deal {i}: value {sol.declarer_points}, cards {cards}; "
+                       f"oracle {e['declarer_points']}, {e['cards']}")
+    assert not bad, f"{tt_mb} MiB table:\n" + "\n".join(bad)
+    # a few searches grow the default table (all but the 1 MiB one); the core
+    # tests below make every table grow
+    assert big_searches >= 1 and grows == (tt_mb > 1), big_searches
+
+
+def _root(deal) -> tuple:
+    """The core's root of a full deal from the opening lead: relative seats, the declarer 0."""
+    active = deal.active_seats
+    d = active.index(deal.declarer)
+    return [deal.hands[active[(d + k) % 4]] for k in range(4)], 0, [], 0, False, deal.bonus_points
+
+
+@pytest.mark.parametrize("tt_mb, grow_after", [(2, 500), (64, 2000), (256, 8000)])
+def test_tables_growing_in_every_search_change_nothing(deals, tt_mb, grow_after):
+    core = Core(tt_mb, grow_after)
+    bad, grown = [], 0
+    for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
+        core.set_position(*_root(deal))
+        value = core.value()
+        grown += core.nodes > grow_after
+        core.set_position(*_root(deal))
+        cards = {card_name(c): v for c, v in core.card_values()}
+        grown += core.nodes > grow_after
+        if value != e["declarer_points"] or cards != e["cards"]:
+            bad.append(f"hard deal {i}: value {value}, cards {cards}; oracle {e['declarer_points']}, {e['cards']}")
+    assert not bad, f"{tt_mb} MiB table growing after {grow_after} nodes:\n" + "\n".join(bad)
+    assert grown >= 40, grown   # of the 80 searches
+
+
+def test_a_kept_table_used_whole_changes_nothing(deals):
+    """One 64 MiB table kept from deal to deal (as a lay-away study keeps it: the kept
+    table is used whole at once, before any search grows it) for every hard deal."""
+    core = Solver(tt_mb=64)._core
+    bad = []
+    for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
+        core.set_position(*_root(deal), keep_table=i > 0)
+        if core.value() != e["declarer_points"]:
+            bad.append(f"hard deal {i}: value {core.value()}, oracle {e['declarer_points']}")
+        cards = {card_name(c): v for c, v in core.card_values()}
+        if cards != e["cards"]:
+            bad.append(f"hard deal {i}: cards {cards}, oracle {e['cards']}")
+    assert not bad, "\n".join(bad)
