@@ -236,9 +236,14 @@ def main() -> None:
 @click.option("--all", "show_all", is_flag=True, help="Discard study: show every lay-away, not the top 10.")
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
+@click.option("--no-diagram", is_flag=True,
+              help="Text without the diagram (the hands by suit as held now, the cards already played "
+                   "left out; the tricks played and the best line with running totals; the result split "
+                   "into tricks and lay-away or Dobb). The diagram is shown by default, for every deal; "
+                   "--json never has it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all: bool, tt_mb: int,
-          quiet: bool) -> None:
+          no_diagram: bool, quiet: bool) -> None:
     """Solve each deal of the FILEs ('-': standard input) with open cards.
 
     Prints the declarer's points under best play, the outcome and payment, the value of
@@ -262,7 +267,7 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
             if not first:
                 click.echo()
             first = False
-            _echo(solve_text(best, doc.title, None if show_all else 10))
+            _echo(solve_text(best, doc.title, None if show_all else 10, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -270,7 +275,11 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
 @click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
 @click.option("--line", "line_only", is_flag=True, help="Only the one-line notation of each deal.")
-def check(file: str | None, deal_line: str | None, as_json: bool, line_only: bool) -> None:
+@click.option("--no-diagram", is_flag=True,
+              help="Text without the diagram (the hands by suit, held now, and the tricks so far with "
+                   "running totals, as YAML comments after each deal; not for views). The diagram is shown "
+                   "by default, for every deal; --json never has it.")
+def check(file: str | None, deal_line: str | None, as_json: bool, line_only: bool, no_diagram: bool) -> None:
     """Validate the deals of FILE and print them back normalised.
 
     Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
@@ -292,7 +301,7 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
         else:
             deal = _deal_of(doc)
             obj, line, text = (lambda: check_dict(deal), lambda: format_deal_line(deal),
-                               lambda: check_text(deal, doc.title))
+                               lambda: check_text(deal, doc.title, not no_diagram))
         if as_json:
             _echo(json.dumps(obj()))
         elif line_only:
@@ -309,7 +318,12 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
 @click.option("--match-cost", type=click.FloatRange(min=0), metavar="MONEY",
               help="Also show payments in money, a match (12 units) costing MONEY.")
-def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: float | None) -> None:
+@click.option("--no-diagram", is_flag=True,
+              help="Text without the diagram (the hands by suit, at the opening lead, the tricks with "
+                   "running totals, the result split into tricks and lay-away or Dobb). The diagram is shown "
+                   "by default, for every deal; --json never has it.")
+def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: float | None,
+          no_diagram: bool) -> None:
     """Score finished hands: all 8 tricks in `tricks`, hands empty.
 
     Prints each side's points, the outcome and every player's payment in units (and in
@@ -325,7 +339,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
         else:
             if n:
                 click.echo()
-            _echo(score_text(deal, sc, doc.title, match_cost))
+            _echo(score_text(deal, sc, doc.title, match_cost, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -525,7 +539,11 @@ def play(file: str | None, deal_line: str | None, samples: int | None, seed: int
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
 @click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB.")
-def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int) -> None:
+@click.option("--no-diagram", is_flag=True,
+              help="Text without the diagram (the hands by suit, at the opening lead, before the tricks; the "
+                   "trick table then has running totals and the result split). The diagram is shown by "
+                   "default, for every deal; --json never has it.")
+def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, no_diagram: bool) -> None:
     """Review a played hand card by card with open cards.
 
     FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
@@ -552,7 +570,7 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int) -
         else:
             if n:
                 click.echo()
-            _echo(review_text(result, title))
+            _echo(review_text(result, title, not no_diagram))
 
 
 if not _the_command_runs():   # imported as a library: Ctrl-C as it was (else see _Group.invoke)

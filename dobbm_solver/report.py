@@ -16,6 +16,7 @@ import yaml
 
 from .cards import Card, card_name, display_key, set_names, trick_winner
 from .deal import Deal, replay, trick_seats
+from .diagram import deal_diagram
 from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, dump_spec_yaml, spec_to_dict
 from .notation import format_deal_line, format_spec_line
 from .scoring import Score
@@ -83,8 +84,9 @@ def _payment_text(an: Analysis, deal: Deal) -> str:
     return "nobody pays"
 
 
-def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
-    """A readable report of one solved deal."""
+def analysis_text(deal: Deal, an: Analysis, title: str, diagram: bool = False) -> str:
+    """A readable report of one solved deal; with ``diagram``, the hands and the tricks
+    (played, then the best line) with running totals in place of the plain best line."""
     outcome = {"win": "wins", "standoff": "stands off (60)", "loss": "loses"}[an.outcome.value]
     lines = [
         heading(deal, title),
@@ -96,6 +98,9 @@ def analysis_text(deal: Deal, an: Analysis, title: str) -> str:
         cards = sorted(an.cards.items(), key=lambda kv: (sign * kv[1], display_key(kv[0])))
         lines.append(f"  {an.to_move} to play; each card (declarer's final points): "
                      + "  ".join(f"{card_name(c)} {v}" for c, v in cards))
+    if diagram:
+        lines += deal_diagram(deal, an.line, at_lead=an.to_move is None)
+    elif an.to_move is not None:
         lines.append("  best line:")
         state = replay(deal, check=False)
         first = state.declarer_tricks + state.defender_tricks + 1
@@ -127,10 +132,10 @@ def solve_dict(best: BestPlay, ident: str | None = None) -> dict[str, Any]:
     return obj
 
 
-def solve_text(best: BestPlay, title: str, limit: int | None = 10) -> str:
+def solve_text(best: BestPlay, title: str, limit: int | None = 10, diagram: bool = False) -> str:
     """The report of one deal solved (``dobbm solve``): the lay-away analysed and the best
-    ``limit`` lay-aways if studied."""
-    text = analysis_text(best.deal, best.analysis, title)
+    ``limit`` lay-aways if studied; ``diagram``: see :func:`analysis_text`."""
+    text = analysis_text(best.deal, best.analysis, title, diagram)
     if best.studied is not None:
         assert best.deal.discard is not None
         lines = text.split("\n")
@@ -159,11 +164,15 @@ def _dealt_comment(dealt: dict[str, str], line: str) -> str:
             + "\n".join(f"# {b}" for b in block.rstrip("\n").split("\n")))
 
 
-def check_text(deal: Deal, title: str) -> str:
+def check_text(deal: Deal, title: str, diagram: bool = False) -> str:
     """A deal checked: a comment with its notation, then its normalised YAML document, then
-    the dealt form (:func:`_dealt_comment`)."""
-    return (f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
+    the dealt form (:func:`_dealt_comment`); with ``diagram``, the hands and the tricks so
+    far after it, as YAML comments."""
+    text = (f"# {title}: ok\n# {format_deal_line(deal)}\n" + dump_deal_yaml(deal).rstrip("\n")
             + _dealt_comment(deal_to_dict(deal, dealt=True)["dealt"], format_deal_line(deal, dealt=True)))
+    if diagram:
+        text += "\n" + "\n".join("#" + line for line in deal_diagram(deal, at_lead=replay(deal, check=False).finished))
+    return text
 
 
 VIEW_COMMANDS = {"bid": "dobbm bid", "discard": "dobbm discard", "double": "dobbm double",
@@ -211,8 +220,10 @@ def score_dict(deal: Deal, sc: Score, match_cost: float | None = None) -> dict[s
     return obj
 
 
-def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None) -> str:
-    """A scored hand: points, outcome, revokes, and every seat's payment."""
+def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = None,
+               diagram: bool = False) -> str:
+    """A scored hand: points, outcome, revokes, and every seat's payment; with ``diagram``,
+    then the hands at the opening lead, the tricks with running totals and the result split."""
     obj = score_dict(deal, sc, match_cost)
     lines = [heading(deal, title)]
     lines.append(f"  {sc.declarer} {sc.declarer_points} points ({sc.declarer_tricks} tricks), "
@@ -223,6 +234,8 @@ def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = Non
     for seat, u in obj["payments"].items():
         money = f"  ({obj['money'][seat]:+.2f})" if match_cost is not None else ""
         lines.append(f"  {seat:>8} {u:+d} units{money}")
+    if diagram:
+        lines += deal_diagram(deal, at_lead=True)
     return "\n".join(lines)
 
 

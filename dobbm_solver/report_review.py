@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import card_name, card_points
+from .diagram import finished, hands_diagram, result_split, trick_table
+from .diagram import trick_rows as diagram_rows
 from .notation import format_deal_line
 from .report import heading
 from .review import CardReview, Review, trick_rows
@@ -97,9 +99,23 @@ def _table(review: Review) -> list[str]:
     return out
 
 
-def review_text(review: Review, title: str) -> str:
+def _diagram_table(review: Review) -> list[str]:
+    """The hands at the opening lead, then the tricks with each card's cost and the running
+    totals, then the result split into tricks and bonus (a finished hand)."""
+    deal = review.deal
+    by_card = {(r.trick, r.seat): r for r in review.cards}
+    rows = diagram_rows(deal)
+    out = hands_diagram(deal, at_lead=True)
+    out += trick_table(deal, rows, lambda n, seat, c: _cell(by_card.get((n, seat))))
+    if finished(rows):
+        out.append(result_split(deal, rows))
+    return out
+
+
+def review_text(review: Review, title: str, diagram: bool = False) -> str:
     """The report of one reviewed deal: the tricks with each card's cost, the costly
-    cards with the best cards instead, the players' losses, the first change."""
+    cards with the best cards instead, the players' losses, the first change.  With
+    ``diagram``, the hands at the opening lead first, and running totals in the table."""
     deal = review.deal
     decl = deal.declarer
     lines = [heading(deal, title + ": review"),
@@ -110,8 +126,10 @@ def review_text(review: Review, title: str) -> str:
                  + payment_text(decl, review.units))
     if not review.cards:
         lines.append("  no card played yet: nothing to review")
+        if diagram:
+            lines += hands_diagram(deal, at_lead=True)
         return "\n".join(lines)
-    lines += _table(review)
+    lines += _diagram_table(review) if diagram else _table(review)
     lines.append("  (-N: the card cost its side N points; ! it changed the outcome, "
                  "* the units; points are the declarer's)")
     costly = [r for r in review.cards if r.cost]

@@ -58,8 +58,8 @@ def json_lines(result: Result) -> list[dict]:
 
 
 @lru_cache(maxsize=None)
-def _solved_text(name: str) -> str:
-    return ok(run("solve", str(HANDS / name))).stdout
+def _solved_text(name: str, diagram: bool = True) -> str:
+    return ok(run("solve", str(HANDS / name), *(() if diagram else ("--no-diagram",)))).stdout
 
 
 @lru_cache(maxsize=None)
@@ -140,9 +140,10 @@ def test_solve_help(flag):
 # the shipped examples
 
 
+@pytest.mark.parametrize("diagram", [True, False])
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_example_text(name):
-    text = _solved_text(name)
+def test_example_text(name, diagram):
+    text = _solved_text(name, diagram)
     obj = solved_json(name)
     deal = the_deal(name)
     pts, decl = obj["declarer_points"], deal.declarer
@@ -156,10 +157,19 @@ def test_example_text(name):
     assert f"{obj['to_move']} to play" in text
     for c, v in obj["cards"].items():
         assert f"{c} {v}" in text
-    assert "best line:" in text and f"nodes searched: {obj['nodes']}" in text
-    # one row per trick still to be finished, numbered from the current trick
+    assert f"nodes searched: {obj['nodes']}" in text
     state = replay(parse_deal_line(obj["deal"]), check=False)
     first = state.declarer_tricks + state.defender_tricks + 1
+    if diagram:
+        # the trick table: a row per trick from the first, the best line from the current trick
+        assert "best line:" not in text
+        table = text.split("  trick  lead ")[1].split("\n  (right of |")[0].splitlines()[1:]
+        rows = [ln for ln in table if not ln.startswith("  -- best line from here")]
+        assert [ln.split()[0] for ln in rows] == [str(n) for n in range(1, 9)]
+        assert table.index(next(ln for ln in table if ln.startswith("  -- best line"))) == first - 1
+        return
+    assert "best line:" in text
+    # one row per trick still to be finished, numbered from the current trick
     rows = [ln for ln in text.splitlines() if " leads " in ln]
     assert [ln.split(".")[0].strip() for ln in rows] == [str(n) for n in range(first, 9)]
 
