@@ -17,9 +17,12 @@ With ``jobs == 1`` no process is started: the tasks run in this process, one
 at a time, in item order.
 
 Worker processes are forked.  Each ignores SIGINT (Ctrl-C is the parent's to
-handle), makes its solver once, and exits on its own within
-:data:`WATCHDOG_SECONDS` when the parent process is gone (killed, say), so no
-worker outlives a run.  The parent never ignores SIGINT: its handler is the
+handle), makes its solver once, and dies with the parent process: on Linux
+the kernel kills it the moment the parent is gone (killed by SIGTERM, SIGHUP
+or SIGKILL, say), and a watchdog thread ends it within
+:data:`WATCHDOG_SECONDS` anyway, so no worker outlives a run.  A worker that
+cannot start (its table cannot be allocated, say) prints nothing: its tasks
+raise :class:`WorkerStartFailed` in the parent.  The parent never ignores SIGINT: its handler is the
 Ctrl-C flag only while a run is under way, and SIGINT is held back (to arrive
 just after) only for the instant a worker is forked.
 
@@ -29,7 +32,7 @@ the iteration at a point of its choosing (see
 Leaving the ``with`` block normally waits for the tasks still running (the
 queued ones are cancelled); leaving it by an exception (``KeyboardInterrupt``
 included) terminates the workers at once.  A worker process that dies (out
-of memory, ``os._exit``) raises :class:`WorkerDied`.
+of memory, ``os._exit``, killed) raises :class:`WorkerDied`.
 """
 
 from __future__ import annotations
@@ -38,20 +41,21 @@ import inspect
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Any, Callable, Generator, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 from ._interrupt import CtrlC
-from .errors import DobbmError, DobbmRuntimeError
+from .errors import DobbmRuntimeError, OptionError
 from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = [
-    "MAX_JOBS", "IN_FLIGHT", "POLL_SECONDS", "WATCHDOG_SECONDS",
-    "JobsError", "WorkerDied", "available_cores", "resolve_jobs", "worker_solver", "WorkerPool",
+    "MAX_JOBS", "IN_FLIGHT", "POLL_SECONDS", "WATCHDOG_SECONDS", "PARENT_DEATH_SIGNAL",
+    "JobsError", "WorkerDied", "WorkerStartFailed", "available_cores", "resolve_jobs", "worker_solver", "WorkerPool",
 ]
 
 #: The most worker processes one run may ask for.
@@ -67,12 +71,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class JobsError(DobbmError):
+class JobsError(OptionError):
     """A ``jobs`` value that is not a whole number from 0 to :data:`MAX_JOBS`."""
 
 
 class WorkerDied(DobbmRuntimeError):
     """A worker process died while it ran a task (out of memory, killed, ``os._exit``)."""
+
+
+class WorkerStartFailed(DobbmRuntimeError):
+    """A worker process could not be started, or could not make its solver."""
 
 
 def available_cores() -> int:
@@ -115,6 +123,14 @@ def worker_solver(tt_mb: int | None = None) -> Solver:
     return s
 
 
+#: The signal the kernel sends a worker when its parent process ends (Linux);
+#: 0: none, the watchdog alone ends it.
+PARENT_DEATH_SIGNAL = int(signal.SIGKILL)
+_PR_SET_PDEATHSIG = 1
+#: Why this worker could not start (set by its initializer), raised by its every task.
+_start_failure: BaseException | None = None
+
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(WATCHDOG_SECONDS)
@@ -122,15 +138,49 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Be killed the moment the parent process ends (Linux), and in any case exit
+    within :data:`WATCHDOG_SECONDS` of it (a thread that looks)."""
+    if sys.platform.startswith("linux") and PARENT_DEATH_SIGNAL:
+        import ctypes
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, PARENT_DEATH_SIGNAL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog alone
+            pass
+    if os.getppid() != parent:   # the parent was gone before that
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="dobbm-watchdog").start()
+
+
+def _start_error(e: BaseException) -> BaseException:
+    """What a start-up failure is reported as: running out of memory or of another
+    resource is :class:`WorkerStartFailed`; anything else (a bug) stays itself."""
+    if isinstance(e, (MemoryError, OSError)):
+        return WorkerStartFailed(f"a worker could not start: {type(e).__name__}: {e}")
+    return e
+
+
 def _init_worker(parent: int, tt_mb: int | None) -> None:
     """Pool initializer: ignore Ctrl-C (the parent decides), die with the parent,
-    make the solver once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):   # held back across the fork, see _sigint_blocked
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="dobbm-watchdog").start()
-    if tt_mb is not None:
-        worker_solver(tt_mb)
+    make the solver once.  A failure is kept for the tasks to raise (an
+    initializer that raises prints a traceback and breaks the pool)."""
+    global _start_failure
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if hasattr(signal, "pthread_sigmask"):   # held back across the fork, see _sigint_blocked
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _die_with_parent(parent)
+        if tt_mb is not None:
+            worker_solver(tt_mb)
+    except Exception as e:
+        _start_failure = _start_error(e)
+
+
+def _in_worker(fn: Callable[..., R], *args: Any) -> R:
+    """Run a task in a worker: ``fn(*args)``, unless the worker could not start."""
+    if _start_failure is not None:
+        raise _start_failure
+    return fn(*args)
 
 
 # --------------------------------------------------------------------------
@@ -210,7 +260,10 @@ class WorkerPool:
     def __enter__(self) -> "WorkerPool":
         if self.in_process:
             if self.tt_mb is not None:   # this process is the worker
-                worker_solver(self.tt_mb)
+                try:
+                    worker_solver(self.tt_mb)
+                except (MemoryError, OSError) as e:
+                    raise _start_error(e) from None
         elif self._executor is None:
             self._executor = ProcessPoolExecutor(self.jobs, mp_context=_fork_context(),
                                                  initializer=_init_worker, initargs=(os.getpid(), self.tt_mb))
@@ -253,9 +306,11 @@ class WorkerPool:
             raise RuntimeError("the worker pool is not running: use it in a with block")
         try:
             with _sigint_blocked():   # a worker forked now must not take a Ctrl-C meant for us
-                return self._executor.submit(fn, *args)
+                return self._executor.submit(_in_worker, fn, *args)
         except BrokenProcessPool:
             raise self._died() from None
+        except OSError as e:   # the fork itself failed (no memory, too many processes)
+            raise WorkerStartFailed(f"could not start a worker process: {e}") from None
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         """Start ``fn(*args)`` on a worker; in process (``jobs == 1``) it runs now and
@@ -276,10 +331,25 @@ class WorkerPool:
         except BrokenProcessPool:
             raise self._died() from None
 
+    def gather(self, futures: Sequence[Future[Any]]) -> list[Any]:
+        """The results of ``futures`` (of this pool) in order, waiting with Ctrl-C as a
+        flag (see :class:`~dobbm_solver._interrupt.CtrlC`): Ctrl-C sets
+        :attr:`interrupted`, cancels those not done and raises ``KeyboardInterrupt``."""
+        pending = {f for f in futures if not f.done()}
+        if pending:
+            with CtrlC() as ctrl_c:
+                while pending and not ctrl_c.caught:
+                    _, pending = wait(pending, timeout=POLL_SECONDS)
+            if ctrl_c.caught:
+                self.interrupted = True
+                for f in futures:
+                    f.cancel()
+                raise KeyboardInterrupt
+        return [self.result(f) for f in futures]
+
     def _died(self) -> WorkerDied:
-        table = "" if self.tt_mb is None else f" each holds a {self.tt_mb} MiB table:"
-        return WorkerDied(f"a worker process died (out of memory?{table} try fewer jobs"
-                          f"{' or a smaller table' if table else ''})")
+        table = "" if self.tt_mb is None else f": each holds a {self.tt_mb} MiB table"
+        return WorkerDied(f"a worker process died (killed, or out of memory{table}; try fewer jobs)")
 
     # -- many tasks ------------------------------------------------------------
     def run(self, task: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:

@@ -4,34 +4,44 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
-import click
+from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c, write_whole
 
-from . import __version__
-from .deal import Deal
-from .errors import DobbmError, DobbmRuntimeError
-from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
-from .notation import NotationError, format_deal_line, format_spec_line, in_notation_words, parse_spec_line
-from .report import (
-    advice_dict,
-    advice_partial,
-    advice_text,
-    check_dict,
-    check_text,
-    check_view_dict,
-    check_view_text,
-    score_dict,
-    score_text,
-    solve_dict,
-    solve_text,
-)
-from .scoring import score_hand
-from .solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
+with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while this module loads: exit 130
+    import click
+
+    from . import __version__
+    from ._pool import MAX_JOBS
+    from .deal import Deal
+    from .errors import DobbmError, DobbmRuntimeError
+    from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
+    from .notation import NotationError, format_deal_line, format_spec_line, in_notation_words, parse_spec_line
+    from .report import (
+        advice_dict,
+        advice_partial,
+        advice_text,
+        check_dict,
+        check_text,
+        check_view_dict,
+        check_view_text,
+        score_dict,
+        score_text,
+        solve_dict,
+        solve_text,
+    )
+    from .scoring import score_hand
+    from .solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: ``--jobs`` of every command that has it: one meaning (``_pool.resolve_jobs``), one text.
+JOBS_OPTION = click.option(
+    "-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=None, metavar="N",
+    help=f"Worker processes on this machine, 1 to {MAX_JOBS}; 0 or not given: one per core; "
+         "1: work in this process.  The results do not depend on it.")
 
 
 class BadInput(click.ClickException):
@@ -138,6 +148,14 @@ def _read_deals(source: str | None, deal_line: str | None,
             _read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
 
 
+def _echo(text: str) -> None:
+    """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
+    the output blocked by a slow reader say, stops the command after it (at most
+    ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
+    if write_whole(text + "\n", click.get_text_stream("stdout")):   # the stream click.echo writes to
+        raise KeyboardInterrupt
+
+
 def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     """A progress bar on stderr for several items, silent when stderr is no terminal."""
     if quiet or len(items) < 2 or not sys.stderr.isatty():
@@ -145,18 +163,42 @@ def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
     return click.progressbar(items, label=label, file=sys.stderr)
 
 
+def _the_command_runs() -> bool:
+    """Whether this process is the ``dobbm`` command (its script, or python -m dobbm_solver.cli)."""
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    return __name__ == "__main__" or Path(main_file).name.startswith("dobbm")
+
+
 class _Group(click.Group):
     """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
     A library error raised outside a :func:`_guard` is still one clean line."""
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # the process's entry point (the ``dobbm`` script, python -m): its exit status
+        # after Ctrl-C is 130 (see _interrupt.hold_ctrl_c); CliRunner calls main()
+        try:
+            return self.main(*args, **kwargs)
+        except SystemExit as e:
+            if e.code == EXIT_INTERRUPTED:
+                hold_ctrl_c()
+            raise
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:   # Ctrl-C while the command line is read: as during the command
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            loading.release()   # Ctrl-C ended the process at once until here; now it is caught
             return super().invoke(ctx)
         except (DobbmError, DobbmRuntimeError) as e:
             raise _clean(e) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
-            ctx.exit(130)
+            ctx.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=_Group, context_settings=CONTEXT)
@@ -220,12 +262,12 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
     for doc, deal in _progress(deals, quiet, "solving"):
         best = _guard_doc(doc, lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            click.echo(json.dumps(solve_dict(best, doc.ident)))
+            _echo(json.dumps(solve_dict(best, doc.ident)))
         else:
             if not first:
                 click.echo()
             first = False
-            click.echo(solve_text(best, doc.title, None if show_all else 10, not no_diagram))
+            _echo(solve_text(best, doc.title, None if show_all else 10, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -261,13 +303,13 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
             obj, line, text = (lambda: check_dict(deal), lambda: format_deal_line(deal),
                                lambda: check_text(deal, doc.title, not no_diagram))
         if as_json:
-            click.echo(json.dumps(obj()))
+            _echo(json.dumps(obj()))
         elif line_only:
-            click.echo(line())
+            _echo(line())
         else:
             if n:
                 click.echo("---")
-            click.echo(text())
+            _echo(text())
 
 
 @main.command(context_settings=CONTEXT)
@@ -293,11 +335,11 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
     for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
-            click.echo(json.dumps(score_dict(deal, sc, match_cost)))
+            _echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:
             if n:
                 click.echo()
-            click.echo(score_text(deal, sc, doc.title, match_cost, not no_diagram))
+            _echo(score_text(deal, sc, doc.title, match_cost, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -310,9 +352,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
 @click.option("--mode", type=click.Choice(["value", "analyze"]), default="value", show_default=True,
               help="value: the declarer's points under best play; analyze: also the best card "
                    "and a best line.")
-@click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
-              help="Local worker processes, at most 256; 0: all cores, 1: solve in this process.  "
-                   "[default: all cores]")
+@JOBS_OPTION
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS ([tcp://]HOST:PORT, e.g. tcp://host:8786) instead; "
                    "needs pip install 'dobbm-solver[dask]'.")
@@ -336,7 +376,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
     """
     import contextlib
 
-    from .study import StudyInterrupted, collect_deals, output_format, run_study
+    with exit_on_ctrl_c():
+        from .study import StudyInterrupted, collect_deals, output_format, run_study
 
     def warn(e: ValueError) -> None:
         click.echo(f"Warning: skipped: {e}", err=True)
@@ -381,7 +422,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
 
 def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int | None,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
-    from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
+    with exit_on_ctrl_c():
+        from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
     run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
     views = [(doc.title, _guard_doc(doc, lambda: make_view(doc.spec, command)))
@@ -412,11 +454,11 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         if partial:
             title += " [PARTIAL: interrupted]"
         if as_json:
-            click.echo(json.dumps(advice_dict(advice)))
+            _echo(json.dumps(advice_dict(advice)))
         else:
             if n:
                 click.echo()
-            click.echo(advice_text(advice, title, limit))
+            _echo(advice_text(advice, title, limit))
         if partial:
             click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
                        err=True)
@@ -426,8 +468,7 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
 def _analyzer_options(fn: F) -> F:
     fn = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")(fn)
     fn = click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")(fn)
-    fn = click.option("--jobs", "-j", type=click.IntRange(0, 256), default=None,
-                      help="Worker processes (default: all cores).")(fn)
+    fn = JOBS_OPTION(fn)
     fn = click.option("--seed", type=click.IntRange(min=0), default=None,
                       help="Seed for reproducible sampling (default: random, and reported).")(fn)
     fn = click.option("--samples", "-n", type=click.IntRange(2, 100000), default=None,
@@ -525,12 +566,15 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
         except DobbmError as e:   # the deal loaded, but has no play to review
             raise BadInput(f"{title}: {e}") from None
         if as_json:
-            click.echo(json.dumps(review_dict(result)))
+            _echo(json.dumps(review_dict(result)))
         else:
             if n:
                 click.echo()
-            click.echo(review_text(result, title, not no_diagram))
+            _echo(review_text(result, title, not no_diagram))
 
+
+if not _the_command_runs():   # imported as a library: Ctrl-C as it was (else see _Group.invoke)
+    loading.release()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

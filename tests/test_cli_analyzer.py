@@ -150,3 +150,26 @@ def test_ctrl_c_during_solve_exits_130_with_whole_lines():
     assert err.decode().strip().splitlines() == ["Interrupted."]
     for line in out.decode().splitlines():      # every line printed is a whole JSON object
         assert json.loads(line)["declarer_points"] >= 0
+
+
+def _jobs_help(command: str) -> str:
+    r = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    start = next(i for i, ln in enumerate(lines) if "--jobs" in ln)
+    block = lines[start:start + 8]
+    text = " ".join(" ".join(block).split())
+    return text[:text.index("]") + 1]   # up to the range shown: [0<=x<=256]
+
+
+def test_jobs_has_one_meaning_and_one_text_in_every_command():
+    texts = {c: _jobs_help(c) for c in ("bid", "discard", "double", "study")}
+    assert len(set(texts.values())) == 1, texts
+    text = texts["bid"]
+    assert "-j, --jobs N" in text and "0 or not given: one per core" in text and "[0<=x<=256]" in text
+    for command in texts:
+        args = [command, str(HANDS / "bid.yaml"), "--jobs", "257"]
+        if command == "study":
+            args += ["-o", "unused.jsonl"]
+        r = run(*args)
+        assert r.exit_code == 2 and "--jobs" in r.stderr and "257" in r.stderr

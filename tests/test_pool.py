@@ -20,8 +20,16 @@ import pytest
 from helpers import children
 
 from dobbm_solver import _pool
-from dobbm_solver._pool import JobsError, WorkerDied, WorkerPool, available_cores, resolve_jobs, worker_solver
-from dobbm_solver.errors import DobbmError, DobbmRuntimeError
+from dobbm_solver._pool import (
+    JobsError,
+    WorkerDied,
+    WorkerPool,
+    WorkerStartFailed,
+    available_cores,
+    resolve_jobs,
+    worker_solver,
+)
+from dobbm_solver.errors import DobbmError, DobbmRuntimeError, OptionError
 
 REPO = Path(__file__).resolve().parents[1]
 needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
@@ -80,7 +88,7 @@ def test_resolve_jobs_one_meaning():
     for bad in (-1, 257, 10_000, True, False, 1.0, "2"):
         with pytest.raises(JobsError, match=r"jobs must be a whole number from 1 to 256 \(0 or none: all cores\)"):
             resolve_jobs(bad)  # type: ignore[arg-type]
-    assert issubclass(JobsError, DobbmError) and issubclass(JobsError, ValueError)
+    assert issubclass(JobsError, OptionError) and issubclass(JobsError, DobbmError)
     with pytest.raises(JobsError):
         WorkerPool(300)
 
@@ -162,6 +170,14 @@ def test_workers_ignore_sigint_and_the_parent_does_not():
         signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_gather_gives_the_results_in_order(jobs):
+    with WorkerPool(jobs, tt_mb=None) as pool:
+        futures = [pool.submit(_square, i) for i in range(12)]
+        assert pool.gather(futures) == [(i, i * i) for i in range(12)]
+        assert not pool.interrupted
+
+
 def test_nothing_runs_once_interrupted():
     for jobs in (1, 2):
         with WorkerPool(jobs, tt_mb=None) as pool:
@@ -185,6 +201,36 @@ def test_a_dead_worker_raises_worker_died():
     assert not isinstance(caught.value, BrokenProcessPool)
     assert isinstance(caught.value, DobbmRuntimeError) and "4 MiB" in str(caught.value)
     assert _wait_gone(kids, 5) == []
+
+
+class _NoTable:
+    def __init__(self, tt_mb: int) -> None:
+        raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
+
+
+def _boom(tt_mb: int) -> None:
+    raise ZeroDivisionError("a bug in start-up")
+
+
+@needs_proc
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_worker_that_cannot_start_is_one_clear_error(monkeypatch, capfd, jobs):
+    monkeypatch.setattr(_pool, "Solver", _NoTable)   # read by worker_solver, inherited by the forks
+    before = set(children(os.getpid()))
+    with pytest.raises(WorkerStartFailed, match="a worker could not start: MemoryError: cannot allocate a 4 MiB"):
+        with WorkerPool(jobs, tt_mb=4) as pool:
+            list(pool.run(_square, range(10)))
+    assert issubclass(WorkerStartFailed, DobbmRuntimeError)
+    assert "Traceback" not in capfd.readouterr().err   # the workers print nothing of their own
+    assert _wait_gone([k for k in children(os.getpid()) if k not in before], 5) == []
+
+
+def test_a_bug_in_start_up_stays_a_bug(monkeypatch, capfd):
+    monkeypatch.setattr(_pool, "Solver", _boom)
+    with pytest.raises(ZeroDivisionError, match="a bug in start-up"):
+        with WorkerPool(2, tt_mb=4) as pool:
+            list(pool.run(_square, range(4)))
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_a_task_error_keeps_its_type():
@@ -212,6 +258,7 @@ def test_leaving_by_an_exception_kills_the_workers_at_once():
 
 SCRIPT = textwrap.dedent('''
     import sys, time
+    from dobbm_solver import _pool
     from dobbm_solver._pool import WorkerPool
 
     def slow(x):
@@ -220,6 +267,8 @@ SCRIPT = textwrap.dedent('''
 
     if __name__ == "__main__":
         jobs, how = int(sys.argv[1]), sys.argv[2]
+        if sys.argv[3:] == ["watchdog"]:   # no signal from the kernel: the watchdog alone
+            _pool.PARENT_DEATH_SIGNAL = 0
         done = 0
         with WorkerPool(jobs, tt_mb=None) as pool:
             for item, r in pool.run(slow, range(10000)):
@@ -271,8 +320,9 @@ def test_ctrl_c_stops_the_run_and_no_worker_survives(tmp_path, jobs, how):
 
 
 @needs_proc
-def test_workers_exit_when_the_parent_is_killed(tmp_path):
-    proc = _start(tmp_path, "2", "finish")
+@pytest.mark.parametrize("how", ["kernel", "watchdog"])
+def test_workers_exit_when_the_parent_is_killed(tmp_path, how):
+    proc = _start(tmp_path, "2", "finish", how)
     kids: list[int] = []
     try:
         assert proc.stdout is not None and proc.stdout.readline().startswith("result")

@@ -1,24 +1,14 @@
-"""The arguments every analysis takes, checked: samples, seed, jobs, target, the view."""
+"""The arguments every analysis takes, checked: samples, seed, target, the view.
+
+``jobs`` has one meaning everywhere: :func:`dobbm_solver._pool.resolve_jobs`.
+"""
 
 from __future__ import annotations
 
-import os
 import secrets
 
 from ..errors import OptionError
 from .view import View
-
-
-def resolve_jobs(jobs: int | None) -> int:
-    """Worker processes: ``jobs``, or all cores for None or 0."""
-    if jobs is None or jobs == 0:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # pragma: no cover
-            return max(1, os.cpu_count() or 1)
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
-        raise OptionError(f"jobs must be a whole number 1 or more (0 or None: all cores), not {jobs!r}")
-    return jobs
 
 
 def resolve_seed(seed: int | None) -> int:

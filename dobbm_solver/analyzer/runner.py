@@ -1,31 +1,27 @@
-"""Running samples on the worker pool: in-process (jobs=1) or on a process pool.
+"""Running samples on the shared worker pool (:mod:`dobbm_solver._pool`).
 
 :class:`SampleRunner` runs work items ``(sample index, payload)``: each
 item's sample is drawn by the view's sampler and solved as
-:data:`dobbm_solver.analyzer.work.WORK` says.  The worker side is
-:func:`init_worker`, :func:`solve_items` and :func:`draw_features`
-(importable as ``dobbm_solver.analyzer.runner.*``).
+:data:`dobbm_solver.analyzer.work.WORK` says.  The tasks a worker runs are
+:func:`solve_items` and :func:`draw_features`; the worker processes, their
+solvers, ``jobs``, Ctrl-C and a worker that dies are the pool's.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing.context import BaseContext
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from concurrent.futures import Future
+from functools import partial
+from typing import Any, Callable, Iterable, Sequence
 
-from .._interrupt import CtrlC
-from .arguments import resolve_jobs
+from .._pool import WorkerPool, worker_solver
+from ..solver import DEFAULT_TT_MB
 from .estimate import CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features
 from .sampling import sampler_for
 from .view import View
 from .work import WORK
 
-if TYPE_CHECKING:
-    from ..solver import Solver
+__all__ = ["CHUNK_ITEMS", "IN_FLIGHT", "Progress", "SampleRunner", "solve_items", "draw_features"]
 
-DEFAULT_TT_MB = 32
 #: At most this many work items go to a worker at once.
 CHUNK_ITEMS = 8
 #: Chunks submitted per worker at a time (the next as one finishes).
@@ -34,28 +30,11 @@ Progress = Callable[[int, int], None]
 Item = tuple[int, Any]
 Row = tuple[int, dict, tuple[float, ...]]
 
-_WORKER: dict[str, Any] = {}
-
-
-def init_worker(tt_mb: int) -> None:
-    """Pool initializer: one Solver per worker process."""
-    from ..solver import Solver
-    # Ctrl-C is the parent's to handle: it cancels the work and shuts the pool down
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER["solver"] = Solver(tt_mb)
-
-
-def _worker_solver() -> Solver:
-    s = _WORKER.get("solver")
-    if s is None:
-        init_worker(DEFAULT_TT_MB)
-        s = _WORKER["solver"]
-    return s
-
 
 def solve_items(view: View, seed: int, items: Sequence[Item]) -> list[Row]:
-    """Draw and solve each item's sample: ``(index, results, features)`` per item."""
-    solver = _worker_solver()
+    """Draw and solve each item's sample on this worker's solver: ``(index, results,
+    features)`` per item."""
+    solver = worker_solver()
     sampler = sampler_for(view)
     work = WORK[view.command]
     out = []
@@ -77,21 +56,23 @@ def draw_features(view: View, seed: int, start: int, count: int) -> list[tuple[f
 
 
 class SampleRunner:
-    """Runs work items ``(sample index, payload)``: in-process (jobs=1) or on a process pool.
+    """Runs work items ``(sample index, payload)`` on a :class:`~dobbm_solver._pool.WorkerPool`
+    of ``jobs`` (its meaning: :func:`~dobbm_solver._pool.resolve_jobs`; 1: in this process).
 
-    Each worker process holds one Solver (pool initializer).  Results are
-    keyed by sample index and merged, so they never depend on ``jobs``.
-    ``progress(done, total)`` counts solves.  Use it as a context manager.
+    Results are keyed by sample index and merged, so they never depend on
+    ``jobs``.  ``progress(done, total)`` counts solves.  Use it as a context
+    manager.  ``interrupted`` is set once Ctrl-C stopped a :meth:`run`: the
+    work stops, what was solved stays.  A worker that dies raises
+    :class:`~dobbm_solver._pool.WorkerDied`.
     """
 
     def __init__(self, view: View, seed: int, jobs: int | None, progress: Progress | None,
                  tt_mb: int = DEFAULT_TT_MB) -> None:
         self.view = view
         self.seed = seed
-        self.jobs = resolve_jobs(jobs)
-        self.tt_mb = tt_mb
+        self.pool = WorkerPool(jobs, tt_mb=tt_mb, in_flight=IN_FLIGHT)
+        self.jobs = self.pool.jobs
         self.progress = progress
-        self.pool: ProcessPoolExecutor | None = None
         self.done = 0
         self.total = 0
         self.results: dict[int, dict] = {}
@@ -99,48 +80,52 @@ class SampleRunner:
         self._cv_count = CV_DRAWS
         self._cv_futures: list[Future] = []
         self._cv: ControlVariates | None = None
-        #: set by Ctrl-C during :meth:`run`: the work stops, what was solved stays
-        self.interrupted = False
+        self._cv_lost = False
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped a run (nothing more runs then)."""
+        return self.pool.interrupted
 
     def __enter__(self) -> SampleRunner:
-        if self.jobs > 1:
-            ctx: BaseContext
-            try:
-                ctx = multiprocessing.get_context("fork")
-            except ValueError:  # pragma: no cover - platforms without fork
-                ctx = multiprocessing.get_context()
-            self.pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=init_worker,
-                                            initargs=(self.tt_mb,))
+        self.pool.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: Any) -> None:
+        self.pool.__exit__(exc_type, *exc)
 
     # -- control variates: cheap draws, submitted first so they overlap the solving
     def start_cv(self, count: int = CV_DRAWS, needed: bool = True) -> None:
         """Start the cheap draws (``needed`` False: the run is too short to use them)."""
         self._cv_count = count
-        if self.pool is not None and needed:
+        if not self.pool.in_process and needed:
             step = max(1, -(-count // (self.jobs * 2)))
             self._cv_futures = [self.pool.submit(draw_features, self.view, self.seed, a, min(step, count - a))
                                 for a in range(0, count, step)]
 
-    def cv(self) -> ControlVariates:
-        """The control variates (waits for the cheap draws, or makes them here)."""
-        if self._cv is None:
-            if self.pool is not None:
-                draws = [f for fut in self._cv_futures for f in fut.result()]
-            else:
-                draws = draw_features(self.view, self.seed, 0, self._cv_count)
+    def cv(self) -> ControlVariates | None:
+        """The control variates (waits for the cheap draws, or makes them here); None
+        if Ctrl-C stopped that (the run is then interrupted)."""
+        if self._cv is None and not self._cv_lost:
+            try:
+                if self._cv_futures:
+                    draws = [f for part in self.pool.gather(self._cv_futures) for f in part]
+                else:
+                    draws = draw_features(self.view, self.seed, 0, self._cv_count)
+            except KeyboardInterrupt:
+                self.pool.interrupted = True
+                self._cv_lost = True
+                return None
             self._cv = ControlVariates(draws)
         return self._cv
 
     def fit(self, indices: Sequence[int]) -> PlainMean:
-        """The mean estimator for the samples ``indices``."""
+        """The mean estimator for the samples ``indices`` (a plain mean for few samples,
+        or once Ctrl-C stopped the cheap draws: partial advice all the same)."""
         if len(indices) < CV_MIN_SAMPLES:
             return PlainMean()
-        return self.cv().fit(indices, self.features)
+        cv = self.cv()
+        return PlainMean() if cv is None else cv.fit(indices, self.features)
 
     # -- solving
     def plan(self, more: int) -> None:
@@ -154,10 +139,18 @@ class SampleRunner:
         """
         if not items or self.interrupted:
             return
-        if self.pool is None:
-            self._run_here(items, cost)
-        else:
-            self._run_on_pool(self.pool, items, cost)
+        task = partial(solve_items, self.view, self.seed)
+        for chunk, rows in self.pool.run(task, self._chunks(items)):
+            self._take(rows, sum(cost(p) for _, p in chunk))
+
+    def _chunks(self, items: Sequence[Item]) -> list[list[Item]]:
+        # in process: one item at a time (steady progress, Ctrl-C stops between items);
+        # on workers small chunks: steady progress, and Ctrl-C waits for little running work
+        if self.pool.in_process:
+            return [[item] for item in items]
+        n_chunks = max(1, min(len(items), max(self.jobs * 6, -(-len(items) // CHUNK_ITEMS))))
+        size = -(-len(items) // n_chunks)
+        return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
     def _take(self, rows: Iterable[Row], spent: int) -> None:
         for index, res, feats in rows:
@@ -168,45 +161,6 @@ class SampleRunner:
             self.total = self.done
         if self.progress:
             self.progress(self.done, self.total)
-
-    def _run_here(self, items: Sequence[Item], cost: Callable[[Any], int]) -> None:
-        try:
-            for item in items:
-                self._take(solve_items(self.view, self.seed, [item]), cost(item[1]))
-        except KeyboardInterrupt:
-            self.interrupted = True
-
-    def _run_on_pool(self, pool: ProcessPoolExecutor, items: Sequence[Item],
-                     cost: Callable[[Any], int]) -> None:
-        # small chunks: steady progress, and Ctrl-C waits for little running work;
-        # a few per worker in flight, the next submitted as one finishes
-        n_chunks = max(1, min(len(items), max(self.jobs * 6, -(-len(items) // CHUNK_ITEMS))))
-        size = -(-len(items) // n_chunks)
-        todo = iter([list(items[i:i + size]) for i in range(0, len(items), size)])
-        running: dict[Future, list[Item]] = {}
-
-        def submit() -> None:
-            chunk = next(todo, None)
-            if chunk is not None:
-                running[pool.submit(solve_items, self.view, self.seed, chunk)] = chunk
-
-        try:
-            with CtrlC() as ctrl_c:
-                for _ in range(self.jobs * IN_FLIGHT):
-                    submit()
-                while running and not ctrl_c.caught:
-                    finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        self._take(f.result(), sum(cost(p) for _, p in running.pop(f)))
-                        submit()
-            if ctrl_c.caught:
-                # Ctrl-C: keep what is solved; the caller reports it as partial
-                self.interrupted = True
-        except KeyboardInterrupt:   # Ctrl-C just before the flag was set up
-            self.interrupted = True
-        finally:
-            for f in running:
-                f.cancel()
 
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""
