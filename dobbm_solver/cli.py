@@ -222,6 +222,7 @@ def main() -> None:
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
       dobbm review hands/played.yaml            what each card played cost, with open cards
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
+      dobbm arena advice rule --deals 20        self-play with hidden cards, paired
 
     Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
     """
@@ -571,6 +572,58 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
             if n:
                 click.echo()
             _echo(review_text(result, title, not no_diagram))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--deals", "-n", type=int, default=20, show_default=True, help="Deals to play, 1 or more.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the deals (0 or more): the same seed deals the same cards.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: deals, difference, per_decision ...")
+@click.option("-o", "--output", metavar="FILE",
+              help="Rows, one per deal, as JSON lines. Deals already in FILE are skipped, so rerunning "
+                   "resumes; a file the arena did not write (or wrote with other settings) is refused.")
+@click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
+              help="Local worker processes, at most 256; 0: all cores, 1: in this process.  "
+                   "[default: all cores]")
+@click.option("--per-decision", is_flag=True,
+              help="Also swap one decision's strategy at a time (A with B's bid, ...) to see what "
+                   "each decision is worth; more tables per deal.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
+          per_decision: bool, quiet: bool) -> None:
+    """Play seeded deals end to end with hidden cards: player A against player B.
+
+    A player is a strategy for every decision (rule, advice or open), or one per
+    decision: 'advice,play=rule' or 'bid=advice,discard=rule,double=rule,play=rule'.
+    Each deal is played duplicate-style: A in each seat in turn at a table of B's,
+    paired with the table of four B's on the same cards. Printed: each player's units
+    a hand (each seat's own settlement) and A - B with standard errors over the deals.
+    All pass: the hand counts 0. Ctrl-C stops: the rows written stay, exit code 130.
+    """
+    import contextlib
+
+    from .arena import ArenaConfig, check_arena, parse_player, run_arena, summarize
+    from .report_arena import arena_dict, arena_text
+
+    config = _guard(lambda: ArenaConfig(parse_player(a), parse_player(b), seed, per_decision))
+    _guard(lambda: check_arena(deals, seed))
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+        if not quiet and deals >= 2 and sys.stderr.isatty():
+            bars.append(stack.enter_context(click.progressbar(length=deals, label="arena", file=sys.stderr)))
+        run = _guard(lambda: run_arena(config, deals, output, jobs,
+                                       on_row=(lambda row: bars[0].update(1)) if bars else None))
+    summary = summarize(run.rows, config)
+    if as_json:
+        click.echo(json.dumps(arena_dict(summary, run)))
+    else:
+        click.echo(arena_text(summary, run))
+    if run.interrupted:
+        click.echo(f"interrupted: {len(run.rows)} of {deals} deals done"
+                   f"{'; the rows written stay in ' + output if output else ''}", err=True)
+        sys.exit(130)
 
 
 if not _the_command_runs():   # imported as a library: Ctrl-C as it was (else see _Group.invoke)

@@ -1,0 +1,83 @@
+"""Duplicate play: one deal replayed at several tables, so that every comparison is paired.
+
+The scheme (*one seat replaced*): for players A and B,
+
+* the **base** table seats B in all four seats;
+* table ``A@k`` (k = 0..3, each seat in turn) seats A at seat k and B in the
+  other three.
+
+A's units a hand on a deal are the mean over k of seat k's own units at
+table ``A@k``; B's are the mean over k of seat k's units at the base table,
+which is always 0 (the four seats' units sum to 0).  So the difference A - B
+of a deal is what A wins in B's place at a table of B's, the same cards
+held, the same opponents, averaged over the four seats (forehand to dealer);
+only one seat's strategy differs between the two tables compared.  For the
+other way round (B in place of one A) run ``A`` and ``B`` swapped.
+
+Per decision (``per_decision``): for each decision d whose strategy differs
+between A and B, table ``A-d@k`` seats at seat k the hybrid "A with B's
+strategy for d" (B elsewhere).  What A's d is worth on a deal is the mean
+over k of seat k's units at ``A@k`` minus those at ``A-d@k``: A against A
+with that one decision swapped, on the same deal.
+
+Tables seating the same players are played once (the result is shared), so
+``rule`` against ``rule`` plays only the base table and every difference is
+exactly 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .decisions import Env, Table
+from .game import play_table
+from .strategies import DECISIONS, Player
+
+BASE = "base"
+
+
+def table_plan(a: Player, b: Player, per_decision: bool) -> dict[str, tuple[Player, ...]]:
+    """The tables of one deal: name -> the player in each of the four seats."""
+    plan: dict[str, tuple[Player, ...]] = {BASE: (b,) * 4}
+    for k in range(4):
+        plan[f"A@{k}"] = tuple(a if i == k else b for i in range(4))
+    if per_decision:
+        for d in swapped_decisions(a, b):
+            hybrid = a.with_decision(d, b.of(d))
+            for k in range(4):
+                plan[f"A-{d}@{k}"] = tuple(hybrid if i == k else b for i in range(4))
+    return plan
+
+
+def swapped_decisions(a: Player, b: Player) -> tuple[str, ...]:
+    """The decisions whose strategy differs between A and B (the others are worth 0)."""
+    return tuple(d for d in DECISIONS if a.of(d) != b.of(d))
+
+
+def play_deal(table: Table, env: Env, a: Player, b: Player, per_decision: bool) -> dict[str, Any]:
+    """Every table of :func:`table_plan` on ``table``; name -> :func:`play_table`'s result."""
+    played: dict[tuple[str, ...], dict[str, Any]] = {}
+    out: dict[str, Any] = {}
+    for name, seats in table_plan(a, b, per_decision).items():
+        key = tuple(p.name for p in seats)
+        if key not in played:
+            played[key] = play_table(table, env, seats)
+        out[name] = played[key]
+    return out
+
+
+def seat_units(tables: dict[str, Any], prefix: str, seats: tuple[str, ...]) -> float:
+    """The mean over k of seat k's own units at tables ``{prefix}@{k}``."""
+    return sum(tables[f"{prefix}@{k}"]["units"][s] for k, s in enumerate(seats)) / len(seats)
+
+
+def deal_difference(tables: dict[str, Any], seats: tuple[str, ...]) -> tuple[float, float, float]:
+    """A's units a hand, B's, and A - B, on one deal."""
+    a = seat_units(tables, "A", seats)
+    b = sum(tables[BASE]["units"][s] for s in seats) / len(seats)
+    return a, b, a - b
+
+
+def decision_value(tables: dict[str, Any], seats: tuple[str, ...], decision: str) -> float:
+    """What A's strategy for ``decision`` is worth over B's on one deal (A minus A with B's)."""
+    return seat_units(tables, "A", seats) - seat_units(tables, f"A-{decision}", seats)

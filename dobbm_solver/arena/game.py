@@ -1,0 +1,110 @@
+"""One arena deal played end to end at one table, with hidden cards.
+
+:func:`deal_table` deals the cards of deal ``index`` of a run seeded ``seed``
+(the same cards whatever else the run does); :func:`play_table` plays them
+with a :class:`~.strategies.Player` in each seat:
+
+1. **the auction**: forehand (left of the dealer) first, each seat once:
+   pass, Dobbm or Solo (after a Dobbm only pass or Solo); a Solo ends it.
+   When all four pass the cards are thrown in and the hand counts 0 for
+   every seat (as a redeal would; no must round is played);
+2. **the exchange**: a Dobbm declarer takes the Dobb and lays away four cards;
+3. **the doublings**, one round: each defender in turn from forehand is asked
+   once whether to say Schwacher, until one does; after a Schwacher the
+   declarer is asked once whether to answer with Retour (so 0, 1 or 2 doublings);
+4. **the 8 tricks** by :func:`~dobbm_solver.table.play_hand`, each seat's
+   card player seeing only its own view (the ``open`` player sees every hand);
+5. **settlement** by :func:`~dobbm_solver.rules.units`: each seat's own
+   units, the declarer ``3 * units`` and each defender ``-units`` (so the
+   four seats sum to 0).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from ..cards import NUM_CARDS, card_name, set_names
+from ..deal import Deal, final_points, replay
+from ..heuristics import DEFAULT_SEATS, deal_cards
+from ..rules import units
+from ..table import play_hand
+from .decisions import Bids, Env, Table, decide_bid, decide_discard, decide_double, play_strategy
+from .strategies import Player
+
+SEATS: tuple[str, ...] = DEFAULT_SEATS[:4]
+#: The dealer of every arena deal (the deal does not rotate); forehand is the seat after.
+DEALER = SEATS[-1]
+
+
+def deal_table(seed: int, index: int) -> Table:
+    """Deal ``index`` of the run seeded ``seed``: one shuffle of the 36 cards by
+    ``random.Random(f"arena:{seed}:{index}")``, dealt by :func:`deal_cards`."""
+    rng = random.Random(f"arena:{seed}:{index}")
+    order = list(range(NUM_CARDS))
+    rng.shuffle(order)
+    hands, dobb = deal_cards(order, len(SEATS))
+    return Table(index, SEATS, DEALER, dict(zip(SEATS, hands)), dobb, rng.randrange(2 ** 31))
+
+
+def bidding_order(table: Table) -> tuple[str, ...]:
+    i = table.seats.index(table.dealer)
+    return tuple(table.seats[(i + 1 + k) % len(table.seats)] for k in range(len(table.seats)))
+
+
+def auction(table: Table, env: Env, players: Mapping[str, Player]) -> Bids:
+    """The bids, forehand first, up to a Solo or the fourth bid."""
+    bids: Bids = ()
+    for seat in bidding_order(table):
+        bid = decide_bid(players[seat].bid, table, env, seat, bids)
+        bids += ((seat, bid),)
+        if bid == "solo":
+            break
+    return bids
+
+
+def doublings(table: Table, env: Env, players: Mapping[str, Player], deal: Deal, bids: Bids) -> tuple[str, ...]:
+    """The doubling round; returns who doubled, in order (a Schwacher, then a Retour)."""
+    said: tuple[str, ...] = ()
+    for seat in bidding_order(table):
+        if seat != deal.declarer and decide_double(players[seat].double, table, env, deal, seat, bids):
+            said = (seat,)
+            break
+    if said:
+        deal = _doubled(deal, 1)
+        if decide_double(players[deal.declarer].double, table, env, deal, deal.declarer, bids):
+            said += (deal.declarer,)
+    return said
+
+
+def _doubled(deal: Deal, n: int) -> Deal:
+    return Deal(deal.seats, deal.declarer, deal.contract, deal.hands, deal.dobb, deal.discard,
+                deal.tricks, n, deal.dealer)
+
+
+def play_table(table: Table, env: Env, players: Sequence[Player]) -> dict[str, Any]:
+    """Play ``table`` with ``players[i]`` at ``table.seats[i]``; the result as a JSON-able dict:
+    ``bids``, ``declarer``, ``contract``, ``discard``, ``doubled_by``, ``doublings``,
+    ``points`` (the declarer's), ``tricks`` and ``units`` (each seat's own settlement)."""
+    by_seat = dict(zip(table.seats, players))
+    bids = auction(table, env, by_seat)
+    said = [(s, b) for s, b in bids if b != "pass"]
+    if not said:
+        return {"bids": [list(b) for b in bids], "declarer": None, "contract": None, "discard": None,
+                "doubled_by": [], "doublings": 0, "points": None, "tricks": [],
+                "units": {s: 0 for s in table.seats}}
+    declarer, contract = said[-1]
+    deal = table.open_deal(declarer, contract)
+    if contract == "dobbm":
+        deal = deal.with_discard(decide_discard(by_seat[declarer].discard, table, env, declarer, bids))
+    doubled_by = doublings(table, env, by_seat, deal, bids)
+    deal = _doubled(deal, len(doubled_by))
+    finished = play_hand(deal, {s: play_strategy(by_seat[s].play, table, env, s) for s in table.seats})
+    points = final_points(finished, replay(finished, check=False))
+    u = units(points, contract, deal.doublings)
+    return {"bids": [list(b) for b in bids], "declarer": declarer, "contract": contract,
+            "discard": " ".join(set_names(deal.discard)) if deal.discard is not None else None,
+            "doubled_by": list(doubled_by), "doublings": deal.doublings, "points": points,
+            "tricks": [" ".join(card_name(c) for c in t) for t in finished.tricks],
+            "units": {s: (3 * u if s == declarer else -u) for s in table.seats}}
+

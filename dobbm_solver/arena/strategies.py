@@ -1,0 +1,134 @@
+"""The arena's players: one strategy per decision (bid, discard, double, play).
+
+A player is written as a *player name*:
+
+* ``rule``, ``advice`` or ``open``: that strategy for all four decisions;
+* a base name and overrides, comma-separated: ``advice,play=rule`` is the
+  advice for bid, discard and double and the rule of thumb for the card play;
+* all four decisions named: ``bid=advice,discard=rule,double=rule,play=rule``
+  (a decision left out takes the base; with no base every decision must be named).
+
+The strategies per decision:
+
+======== ============================== ============================== ==============================
+decision ``rule`` (the heuristics)      ``advice`` (the analyzer)      ``open`` (sees every hand)
+======== ============================== ============================== ==============================
+bid      ``model_bid``, noiseless       ``analyze_bid``                the best of pass (0), the
+                                                                       seat's Dobbm (best lay-away)
+                                                                       and Solo, solved open
+discard  ``heuristic_discard``          ``analyze_discard``            the best lay-away of
+                                                                       ``Solver.study_discards``
+double   never (no Schwacher, no        ``analyze_double``             when open-card play of the
+         Retour)                                                       real deal says the other
+                                                                       side loses
+play     ``rule_of_thumb_strategy``     ``monte_carlo_strategy``       ``open_card_strategy``
+======== ============================== ============================== ==============================
+
+The advice strategies run with the fixed sample counts of
+:class:`ArenaSamples` (fewer than at the table, so that an arena of a few
+hundred deals takes minutes); every report states them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..errors import DobbmError
+
+DECISIONS: tuple[str, ...] = ("bid", "discard", "double", "play")
+STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "open")
+
+
+class ArenaError(DobbmError):
+    """Bad arena input: a player name, a number of deals, a seed, a result file."""
+
+
+@dataclass(frozen=True)
+class ArenaSamples:
+    """Fixed sample counts of the advice strategies in the arena (one analysis each)."""
+
+    bid: int = 12
+    discard: int = 6
+    double: int = 12
+    play: int = 8
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    def text(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.as_dict().items())
+
+
+#: The sample counts the arena uses unless told otherwise.
+ARENA_SAMPLES = ArenaSamples()
+
+
+@dataclass(frozen=True)
+class Player:
+    """A strategy name for each decision."""
+
+    bid: str
+    discard: str
+    double: str
+    play: str
+
+    def of(self, decision: str) -> str:
+        return {"bid": self.bid, "discard": self.discard, "double": self.double, "play": self.play}[decision]
+
+    def with_decision(self, decision: str, strategy: str) -> "Player":
+        """This player with ``decision`` taken by ``strategy``."""
+        parts = {d: self.of(d) for d in DECISIONS}
+        parts[decision] = strategy
+        return Player(**parts)
+
+    @property
+    def name(self) -> str:
+        """The canonical player name: one strategy name, or the base (the most used)
+        and the decisions that differ from it."""
+        names = [self.of(d) for d in DECISIONS]
+        base = max(STRATEGY_NAMES, key=lambda s: (names.count(s), -STRATEGY_NAMES.index(s)))
+        rest = [f"{d}={self.of(d)}" for d in DECISIONS if self.of(d) != base]
+        return ",".join([base] + rest)
+
+    @property
+    def uses_advice(self) -> bool:
+        return any(self.of(d) == "advice" for d in DECISIONS)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _check_strategy(name: str, where: str) -> str:
+    if name not in STRATEGY_NAMES:
+        raise ArenaError(f"player {where!r}: no strategy {name!r} (strategies: {', '.join(STRATEGY_NAMES)})")
+    return name
+
+
+def parse_player(text: str) -> Player:
+    """A :class:`Player` from its name (see the module's doc); :class:`ArenaError` if bad."""
+    base: str | None = None
+    parts: dict[str, str] = {}
+    items = [t.strip().lower() for t in str(text).split(",")]
+    if not text or not any(items):
+        raise ArenaError(f"player {text!r}: empty; give a strategy ({', '.join(STRATEGY_NAMES)})")
+    for item in items:
+        if not item:
+            raise ArenaError(f"player {text!r}: an empty part between commas")
+        if "=" not in item:
+            if base is not None:
+                raise ArenaError(f"player {text!r}: two base strategies ({base}, {item}); "
+                                 f"name the others as DECISION=STRATEGY")
+            base = _check_strategy(item, text)
+            continue
+        decision, _, strategy = (s.strip() for s in item.partition("="))
+        if decision not in DECISIONS:
+            raise ArenaError(f"player {text!r}: no decision {decision!r} (decisions: {', '.join(DECISIONS)})")
+        if decision in parts:
+            raise ArenaError(f"player {text!r}: {decision} named twice")
+        parts[decision] = _check_strategy(strategy, text)
+    missing = [d for d in DECISIONS if d not in parts]
+    if missing and base is None:
+        raise ArenaError(f"player {text!r}: no strategy for {', '.join(missing)} "
+                         f"(give a base, e.g. 'rule,{items[0]}', or name all four decisions)")
+    return Player(**{d: parts.get(d, base or "") for d in DECISIONS})
+
