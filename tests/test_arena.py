@@ -1,0 +1,261 @@
+"""Tests of the arena (dobbm_solver/arena, report_arena.py, ``dobbm arena``).
+
+Deals are seeded, so every figure checked here is a fixed computation, not a
+statistical bet: "open beats rule" is checked on fixed seeds where it holds.
+The advice strategies run with tiny sample counts (:data:`FEW`) to keep the
+file quick.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dobbm_solver import cli
+from dobbm_solver.arena import (
+    ArenaConfig,
+    ArenaError,
+    ArenaSamples,
+    Env,
+    Player,
+    deal_table,
+    parse_player,
+    play_table,
+    run_arena,
+    summarize,
+    table_plan,
+)
+from dobbm_solver.cards import cardset, parse_cards, popcount
+from dobbm_solver.errors import DobbmError
+from dobbm_solver.rules import lay_away_error, units
+from dobbm_solver.solver import Solver
+
+FEW = ArenaSamples(bid=3, discard=1, double=3, play=3)
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli.main, ["arena", *args])
+
+
+# --------------------------------------------------------------------------
+# player names
+
+def test_player_names():
+    assert parse_player("rule") == Player("rule", "rule", "rule", "rule")
+    assert parse_player("advice,play=rule") == Player("advice", "advice", "advice", "rule")
+    assert parse_player(" Bid=Open , discard=rule,double=rule,play=advice ") == Player("open", "rule", "rule", "advice")
+    assert parse_player("advice,play=rule").name == "advice,play=rule"
+    assert parse_player("bid=rule,discard=rule,double=rule,play=rule").name == "rule"
+    assert parse_player("bid=open,discard=rule,double=open,play=advice").name == "open,discard=rule,play=advice"
+
+
+@pytest.mark.parametrize("name, says", [
+    ("cheat", "no strategy 'cheat'"), ("rule,play=best", "no strategy 'best'"),
+    ("rule,lead=open", "no decision 'lead'"), ("bid=rule", "no strategy for discard, double, play"),
+    ("rule,open", "two base strategies"), ("rule,play=open,play=rule", "play named twice"),
+    ("", "empty"), ("rule,,play=open", "empty part")])
+def test_bad_player_names(name, says):
+    with pytest.raises(ArenaError, match=says):
+        parse_player(name)
+    assert issubclass(ArenaError, DobbmError)
+
+
+# --------------------------------------------------------------------------
+# one table
+
+def check_result(table, result) -> None:
+    assert sum(result["units"].values()) == 0
+    if result["contract"] is None:
+        assert [b for _, b in result["bids"]] == ["pass"] * 4 and set(result["units"].values()) == {0}
+        return
+    declarer, contract, d = result["declarer"], result["contract"], result["doublings"]
+    assert [s for s, _ in result["bids"]] == ["Anna", "Bert", "Cora", "Dave"][:len(result["bids"])]
+    assert 0 <= result["points"] <= 120 and 0 <= d <= 2 and len(result["doubled_by"]) == d
+    assert len(result["tricks"]) == 8 and all(len(t.split()) == 4 for t in result["tricks"])
+    u = units(result["points"], contract, d)
+    assert result["units"] == {s: 3 * u if s == declarer else -u for s in table.seats}
+    if contract == "dobbm":
+        lay = cardset(parse_cards(result["discard"]))
+        assert popcount(lay) == 4 and lay_away_error(lay) is None
+        assert lay & ~(table.hands[declarer] | table.dobb) == 0
+    else:
+        assert result["discard"] is None
+
+
+@pytest.mark.parametrize("names", [
+    ("rule",) * 4, ("open",) * 4, ("advice",) * 4,
+    ("advice,play=rule", "open,double=advice", "bid=rule,discard=advice,double=open,play=advice", "rule"),
+])
+def test_a_deal_plays_end_to_end(solver, names):
+    players = [parse_player(n) for n in names]
+    played = 0
+    for index in range(6):
+        table = deal_table(3, index)
+        result = play_table(table, Env(solver, FEW), players)
+        check_result(table, result)
+        played += result["contract"] is not None
+        if played == 2:
+            break
+    assert played == 2
+
+
+def test_every_decision_of_every_strategy_runs(solver):
+    # a deal where the first seat's Dobbm is forced: each strategy lays away and doubles
+    from dobbm_solver.arena.decisions import decide_discard, decide_double
+    table = deal_table(1, 1)
+    bids = (("Anna", "pass"), ("Bert", "dobbm"), ("Cora", "pass"), ("Dave", "pass"))
+    env = Env(solver, FEW)
+    for s in ("rule", "advice", "open"):
+        lay = decide_discard(s, table, env, "Bert", bids)
+        assert popcount(lay) == 4 and lay_away_error(lay) is None
+        deal = table.open_deal("Bert", "dobbm").with_discard(lay)
+        assert decide_double(s, table, env, deal, "Cora", bids) in (True, False)
+    assert decide_double("rule", table, env, deal, "Cora", bids) is False
+
+
+def test_deals_are_seeded():
+    assert deal_table(5, 2) == deal_table(5, 2)
+    assert deal_table(5, 2).hands != deal_table(5, 3).hands != deal_table(6, 2).hands
+
+
+def test_table_plan():
+    a, b = parse_player("advice,play=rule"), parse_player("rule")
+    plan = table_plan(a, b, per_decision=True)
+    assert set(plan) == {"base"} | {f"A@{k}" for k in range(4)} | {f"A-{d}@{k}" for d in ("bid", "discard", "double")
+                                                                   for k in range(4)}
+    assert plan["A@2"] == (b, b, a, b) and plan["A-bid@0"][0] == Player("rule", "advice", "advice", "rule")
+
+
+# --------------------------------------------------------------------------
+# runs and summaries
+
+def test_rule_against_rule_is_exactly_zero():
+    config = ArenaConfig(parse_player("rule"), parse_player("rule"), seed=4, per_decision=True)
+    s = summarize(run_arena(config, 6, jobs=1).rows, config)
+    assert (s.deals, s.difference.units_per_hand, s.difference.stderr) == (6, 0.0, 0.0)
+    assert all(m is not None and (m.units_per_hand, m.stderr) == (0.0, 0.0) for m in s.per_decision.values())
+
+
+def test_open_beats_rule():
+    config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=1, per_decision=True)
+    arena = run_arena(config, 6, jobs=1)
+    s = summarize(arena.rows, config)
+    assert s.difference.units_per_hand > 0 and s.a.units_per_hand > 0 and s.b.units_per_hand == 0
+    assert s.difference.stderr is not None and s.difference.units_per_hand > s.difference.stderr
+    # the four decisions' values are each a paired difference on the same deals
+    assert all(s.per_decision[d] is not None for d in ("bid", "discard", "double", "play"))
+    play = s.per_decision["play"]
+    assert play is not None and play.units_per_hand > 0
+
+
+@pytest.mark.parametrize("a, b", [("open", "rule"), ("advice", "rule,play=open")])
+def test_the_same_seed_gives_the_same_rows_whatever_jobs(a, b):
+    config = ArenaConfig(parse_player(a), parse_player(b), seed=7, samples=FEW)
+    one = run_arena(config, 2, jobs=1).rows
+    two = run_arena(config, 2, jobs=2).rows
+    assert one == two and [r["deal"] for r in one] == [0, 1]
+
+
+def test_resume_skips_done_deals(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=2)
+    first = run_arena(config, 3, str(out), jobs=1)
+    assert (first.resumed, first.played) == (0, [0, 1, 2])
+    with open(out, "a") as f:        # a row cut short by a kill
+        f.write('{"deal": 3, "tab')
+    again = run_arena(config, 5, str(out), jobs=1)
+    assert again.resumed == 3 and sorted(again.played) == [3, 4]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 6 and json.loads(lines[0])["dobbm_arena"] == config.settings()
+    assert again.rows == run_arena(config, 5, jobs=1).rows
+    assert run_arena(config, 5, str(out), jobs=1).played == []
+
+
+def test_only_an_arena_file_of_these_settings_is_appended_to(tmp_path):
+    foreign = tmp_path / "notes.jsonl"
+    foreign.write_text('{"id": "x"}\n')
+    r = run("open", "rule", "--deals", "1", "-o", str(foreign))
+    assert r.exit_code == 2 and "not an arena result file" in r.stderr
+    assert foreign.read_text() == '{"id": "x"}\n'
+    out = tmp_path / "rows.jsonl"
+    assert run("rule", "rule", "--deals", "1", "-o", str(out)).exit_code == 0
+    before = out.read_text()
+    r = run("open", "rule", "--deals", "1", "-o", str(out))
+    assert r.exit_code == 2 and "other settings" in r.stderr and out.read_text() == before
+
+
+# --------------------------------------------------------------------------
+# the command
+
+def test_cli_json_keys():
+    r = run("open", "rule", "--deals", "2", "--seed", "1", "--json", "-j", "1")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert {"deals", "difference", "per_decision", "a_units", "b_units", "samples", "seed"} <= set(out)
+    assert out["deals"] == 2 and set(out["difference"]) == {"units_per_hand", "stderr"}
+    assert set(out["per_decision"]) == {"bid", "discard", "double", "play"}
+    assert out["per_decision"]["play"] is None   # not measured without --per-decision
+    assert out["samples"] == ArenaSamples().as_dict()
+
+
+def test_cli_text():
+    r = run("rule", "open", "--deals", "2", "--seed", "1", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "A - B (paired)" in r.stdout and "advice samples: bid 12" in r.stdout
+    assert "not measured (give --per-decision)" in r.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["rule", "rule", "--deals", "0"], "--deals must be"),
+    (["rule", "rule", "--deals", "-3"], "--deals must be"),
+    (["rule", "rule", "--seed", "-1"], "--seed must be"),
+    (["rule", "cheat"], "no strategy 'cheat'"),
+    (["rule,play=x", "rule"], "no strategy 'x'"),
+])
+def test_bad_input_exits_2(args, says):
+    r = run(*args)
+    assert r.exit_code == 2 and says in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+def test_ctrl_c_keeps_the_rows_and_exits_130(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    cmd = [sys.executable, "-m", "dobbm_solver.cli", "arena", "open", "rule", "--per-decision",
+           "--deals", "500", "-o", str(out), "-j", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 3:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and "Traceback" not in err
+    lines = out.read_text().splitlines()
+    rows = [json.loads(x) for x in lines[1:]]
+    assert 2 <= len(rows) < 500 and out.read_text().endswith("\n")
+    config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=1, per_decision=True)
+    resumed = run_arena(config, len(rows) + 1, str(out), jobs=1)
+    assert resumed.resumed == len(rows) and len(resumed.played) == 1
