@@ -139,6 +139,17 @@ def test_table_plan():
     assert plan["A@2"] == (b, b, a, b) and plan["A-bid@0"][0] == Player("rule", "advice", "advice", "rule")
 
 
+@pytest.mark.parametrize("a, b", [("open", "rule"), ("advice,play=rule", "rule")])
+def test_per_decision_shortcut_changes_nothing(solver, a, b):
+    from dobbm_solver.arena.duplicate import play_deal
+    pa, pb = parse_player(a), parse_player(b)
+    for index in range(2 if a == "open" else 1):
+        table = deal_table(11, index)
+        fast = play_deal(table, Env(solver, FEW), pa, pb, per_decision=True)
+        full = play_deal(table, Env(solver, FEW), pa, pb, per_decision=True, shortcut=False)
+        assert fast == full
+
+
 # --------------------------------------------------------------------------
 # runs and summaries
 
@@ -182,6 +193,13 @@ def test_resume_skips_done_deals(tmp_path):
     assert len(lines) == 6 and json.loads(lines[0])["dobbm_arena"] == config.settings()
     assert again.rows == run_arena(config, 5, jobs=1).rows
     assert run_arena(config, 5, str(out), jobs=1).played == []
+
+
+def test_an_output_that_cannot_be_written_is_bad_input(tmp_path):
+    r = run("rule", "rule", "--deals", "1", "-o", str(tmp_path / "no" / "such" / "rows.jsonl"))
+    assert r.exit_code == 2 and "cannot be written" in r.stderr
+    r = run("rule", "rule", "--deals", "1", "-o", str(tmp_path))
+    assert r.exit_code == 2 and "is a directory" in r.stderr
 
 
 def test_only_an_arena_file_of_these_settings_is_appended_to(tmp_path):

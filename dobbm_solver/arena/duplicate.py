@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import Env, Table
-from .game import play_table
+from .game import SEATS, Asked, play_table
 from .strategies import DECISIONS, Player
 
 BASE = "base"
@@ -54,16 +54,45 @@ def swapped_decisions(a: Player, b: Player) -> tuple[str, ...]:
     return tuple(d for d in DECISIONS if a.of(d) != b.of(d))
 
 
-def play_deal(table: Table, env: Env, a: Player, b: Player, per_decision: bool) -> dict[str, Any]:
-    """Every table of :func:`table_plan` on ``table``; name -> :func:`play_table`'s result."""
-    played: dict[tuple[str, ...], dict[str, Any]] = {}
+def play_deal(table: Table, env: Env, a: Player, b: Player, per_decision: bool,
+              shortcut: bool = True) -> dict[str, Any]:
+    """Every table of :func:`table_plan` on ``table``; name -> :func:`play_table`'s result.
+
+    With ``shortcut`` a per-decision table ``A-d@k`` (d the bid, the lay-away or the
+    doubling) is not played when it must play out as ``A@k`` does: seat k was never
+    asked d there, or B's strategy for d gives the same answer at that point (each is
+    asked at most once a table, and everything else is the same and deterministic)."""
+    played: dict[tuple[str, ...], tuple[dict[str, Any], Asked]] = {}
     out: dict[str, Any] = {}
     for name, seats in table_plan(a, b, per_decision).items():
         key = tuple(p.name for p in seats)
         if key not in played:
-            played[key] = play_table(table, env, seats)
-        out[name] = played[key]
+            same = _same_as_played(name, seats, played, a, b) if shortcut else None
+            if same is not None:
+                played[key] = same
+            else:
+                asked = Asked()
+                played[key] = (play_table(table, env, seats, asked), asked)
+        out[name] = played[key][0]
     return out
+
+
+def _same_as_played(name: str, seats: tuple[Player, ...], played: dict[tuple[str, ...], tuple[dict[str, Any], Asked]],
+                    a: Player, b: Player) -> tuple[dict[str, Any], Asked] | None:
+    """The result of ``A@k`` when table ``name`` = ``A-d@k`` must play out the same."""
+    if not name.startswith("A-"):
+        return None
+    decision, _, k = name[2:].partition("@")
+    if decision == "play":
+        return None
+    ref = played.get(tuple(p.name for p in table_plan(a, b, False)[f"A@{k}"]))
+    if ref is None:
+        return None
+    seat = SEATS[int(k)]
+    record = ref[1].record.get((seat, decision))
+    if record is None or record[1](seats[int(k)].of(decision)) == record[0]:
+        return ref
+    return None
 
 
 def seat_units(tables: dict[str, Any], prefix: str, seats: tuple[str, ...]) -> float:

@@ -22,9 +22,10 @@ with a :class:`~.strategies.Player` in each seat:
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Mapping, Sequence
 
-from ..cards import NUM_CARDS, card_name, set_names
+from ..cards import NUM_CARDS, CardSet, card_name, set_names
 from ..deal import Deal, final_points, replay
 from ..heuristics import DEFAULT_SEATS, deal_cards
 from ..rules import units
@@ -52,27 +53,59 @@ def bidding_order(table: Table) -> tuple[str, ...]:
     return tuple(table.seats[(i + 1 + k) % len(table.seats)] for k in range(len(table.seats)))
 
 
-def auction(table: Table, env: Env, players: Mapping[str, Player]) -> Bids:
+class Asked:
+    """What each seat was asked at one table: ``(seat, decision)`` -> the answer given
+    and a function giving another strategy's answer at that same point.
+
+    A seat is asked its bid, its lay-away and its doubling at most once a table, so
+    a table where one seat's strategy for one of them is swapped plays out the same
+    whenever the swapped strategy answers the same (see :mod:`.duplicate`)."""
+
+    def __init__(self) -> None:
+        self.record: dict[tuple[str, str], tuple[Any, Callable[[str], Any]]] = {}
+
+    def ask(self, seat: str, decision: str, strategy: str, answer_of: Callable[[str], Any]) -> Any:
+        answer = answer_of(strategy)
+        self.record[(seat, decision)] = (answer, answer_of)
+        return answer
+
+
+def auction(table: Table, env: Env, players: Mapping[str, Player], asked: Asked) -> Bids:
     """The bids, forehand first, up to a Solo or the fourth bid."""
     bids: Bids = ()
     for seat in bidding_order(table):
-        bid = decide_bid(players[seat].bid, table, env, seat, bids)
+        bid = asked.ask(seat, "bid", players[seat].bid, partial(_bid, table, env, seat, bids))
         bids += ((seat, bid),)
         if bid == "solo":
             break
     return bids
 
 
-def doublings(table: Table, env: Env, players: Mapping[str, Player], deal: Deal, bids: Bids) -> tuple[str, ...]:
+def _bid(table: Table, env: Env, seat: str, bids: Bids, strategy: str) -> str:
+    return decide_bid(strategy, table, env, seat, bids)
+
+
+def _double(table: Table, env: Env, deal: Deal, seat: str, bids: Bids, strategy: str) -> bool:
+    return decide_double(strategy, table, env, deal, seat, bids)
+
+
+def _discard(table: Table, env: Env, declarer: str, bids: Bids, strategy: str) -> CardSet:
+    return decide_discard(strategy, table, env, declarer, bids)
+
+
+def doublings(table: Table, env: Env, players: Mapping[str, Player], deal: Deal, bids: Bids,
+              asked: Asked) -> tuple[str, ...]:
     """The doubling round; returns who doubled, in order (a Schwacher, then a Retour)."""
     said: tuple[str, ...] = ()
     for seat in bidding_order(table):
-        if seat != deal.declarer and decide_double(players[seat].double, table, env, deal, seat, bids):
+        if seat != deal.declarer and asked.ask(seat, "double", players[seat].double,
+                                               partial(_double, table, env, deal, seat, bids)):
             said = (seat,)
             break
     if said:
         deal = _doubled(deal, 1)
-        if decide_double(players[deal.declarer].double, table, env, deal, deal.declarer, bids):
+        if asked.ask(deal.declarer, "double", players[deal.declarer].double,
+                     partial(_double, table, env, deal, deal.declarer, bids)):
             said += (deal.declarer,)
     return said
 
@@ -82,12 +115,14 @@ def _doubled(deal: Deal, n: int) -> Deal:
                 deal.tricks, n, deal.dealer)
 
 
-def play_table(table: Table, env: Env, players: Sequence[Player]) -> dict[str, Any]:
+def play_table(table: Table, env: Env, players: Sequence[Player], asked: Asked | None = None) -> dict[str, Any]:
     """Play ``table`` with ``players[i]`` at ``table.seats[i]``; the result as a JSON-able dict:
     ``bids``, ``declarer``, ``contract``, ``discard``, ``doubled_by``, ``doublings``,
-    ``points`` (the declarer's), ``tricks`` and ``units`` (each seat's own settlement)."""
+    ``points`` (the declarer's), ``tricks`` and ``units`` (each seat's own settlement).
+    ``asked``: where to record the decisions asked (see :class:`Asked`)."""
+    asked = Asked() if asked is None else asked
     by_seat = dict(zip(table.seats, players))
-    bids = auction(table, env, by_seat)
+    bids = auction(table, env, by_seat, asked)
     said = [(s, b) for s, b in bids if b != "pass"]
     if not said:
         return {"bids": [list(b) for b in bids], "declarer": None, "contract": None, "discard": None,
@@ -96,8 +131,9 @@ def play_table(table: Table, env: Env, players: Sequence[Player]) -> dict[str, A
     declarer, contract = said[-1]
     deal = table.open_deal(declarer, contract)
     if contract == "dobbm":
-        deal = deal.with_discard(decide_discard(by_seat[declarer].discard, table, env, declarer, bids))
-    doubled_by = doublings(table, env, by_seat, deal, bids)
+        lay = asked.ask(declarer, "discard", by_seat[declarer].discard, partial(_discard, table, env, declarer, bids))
+        deal = deal.with_discard(lay)
+    doubled_by = doublings(table, env, by_seat, deal, bids, asked)
     deal = _doubled(deal, len(doubled_by))
     finished = play_hand(deal, {s: play_strategy(by_seat[s].play, table, env, s) for s in table.seats})
     points = final_points(finished, replay(finished, check=False))

@@ -14,10 +14,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, TextIO
 
 from .._pool import WorkerPool, resolve_jobs, worker_solver
 from ..cards import set_names
+from ..errors import DobbmRuntimeError
 from .decisions import Env
 from .duplicate import play_deal
 from .game import deal_table
@@ -75,6 +76,25 @@ def arena_deal(config: ArenaConfig, index: int) -> dict[str, Any]:
             "dobb": " ".join(set_names(table.dobb)), "tables": tables}
 
 
+class ArenaWriteError(DobbmRuntimeError):
+    """A row that could not be written (a full disk, say): the rows before it stay."""
+
+
+def _open(output: str, settings: dict[str, Any]) -> TextIO:
+    try:
+        return open_for_rows(output, settings)
+    except OSError as e:
+        raise ArenaError(f"--output {output}: cannot be written ({e.strerror or e})") from None
+
+
+def _write(f: TextIO, output: str | None, row: dict[str, Any]) -> None:
+    try:
+        write_line(f, row)
+    except OSError as e:
+        raise ArenaWriteError(f"--output {output}: writing a row failed ({e.strerror or e}); "
+                              f"the rows before it stay") from None
+
+
 def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: int | None = None,
               on_row: Callable[[dict[str, Any]], None] | None = None) -> ArenaRun:
     """Play deals ``0 .. deals-1`` (those not yet in ``output``), writing each row to
@@ -88,12 +108,12 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
     todo = [i for i in range(deals) if i not in done]
     run = ArenaRun([], resumed=len(done), jobs=n_jobs)
     t0 = time.perf_counter()
-    f = open_for_rows(output, settings) if output is not None and todo else None
+    f = _open(output, settings) if output is not None and todo else None
     try:
         with WorkerPool(n_jobs) as pool:
             for index, row in pool.run(partial(arena_deal, config), todo):
                 if f is not None:
-                    write_line(f, row)
+                    _write(f, output, row)
                 done[index] = row
                 run.played.append(index)
                 if on_row is not None:
