@@ -277,3 +277,21 @@ def test_ctrl_c_keeps_the_rows_and_exits_130(tmp_path):
     config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=1, per_decision=True)
     resumed = run_arena(config, len(rows) + 1, str(out), jobs=1)
     assert resumed.resumed == len(rows) and len(resumed.played) == 1
+
+
+def test_the_shipped_example(tmp_path, capsys):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("arena_example", REPO / "examples" / "arena.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = tmp_path / "arena.png"
+    assert example.main(["--deals", "2", "--jobs", "1", "--seed", "3", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "A - B" in text and "play: open vs rule" in text
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "no plot saved" in text
+    else:
+        assert out.stat().st_size > 0
