@@ -587,12 +587,15 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
 @click.option("-j", "--jobs", type=click.IntRange(0, 256), metavar="N",
               help="Local worker processes, at most 256; 0: all cores, 1: in this process.  "
                    "[default: all cores]")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on the Dask cluster at ADDRESS ([tcp://]HOST:PORT) instead; "
+                   "needs pip install 'dobbm-solver[dask]'.")
 @click.option("--per-decision", is_flag=True,
               help="Also swap one decision's strategy at a time (A with B's bid, ...) to see what "
                    "each decision is worth; more tables per deal.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
-          per_decision: bool, quiet: bool) -> None:
+          scheduler: str | None, per_decision: bool, quiet: bool) -> None:
     """Play seeded deals end to end with hidden cards: player A against player B.
 
     A player is a strategy for every decision (rule, advice or open), or one per
@@ -614,7 +617,8 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
         if not quiet and deals >= 2 and sys.stderr.isatty():
             bars.append(stack.enter_context(click.progressbar(length=deals, label="arena", file=sys.stderr)))
         run = _guard(lambda: run_arena(config, deals, output, jobs,
-                                       on_row=(lambda row: bars[0].update(1)) if bars else None))
+                                       on_row=(lambda row: bars[0].update(1)) if bars else None,
+                                       scheduler=scheduler))
     summary = summarize(run.rows, config)
     if as_json:
         click.echo(json.dumps(arena_dict(summary, run)))

@@ -13,7 +13,8 @@ def arena_dict(summary: ArenaSummary, run: ArenaRun | None = None) -> dict[str, 
     out = summary.as_dict()
     if run is not None:
         out.update(resumed=run.resumed, played=len(run.played), interrupted=run.interrupted,
-                   seconds=round(run.seconds, 2), jobs=run.jobs)
+                   seconds=round(run.seconds, 2), jobs=run.jobs,
+                   scheduler=run.scheduler)
     return out
 
 
@@ -45,6 +46,6 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
         lines += ["", f"contracts at the compared tables: {shown}"]
     if run is not None:
         lines.append(f"deals played now {len(run.played)}, from the file {run.resumed}; "
-                     f"{run.seconds:.1f} s on {run.jobs} job{'s' if run.jobs != 1 else ''}"
+                     f"{run.seconds:.1f} s on {run.where}"
                      + ("; INTERRUPTED" if run.interrupted else ""))
     return "\n".join(lines)

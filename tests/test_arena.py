@@ -249,6 +249,27 @@ def test_bad_input_exits_2(args, says):
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_a_scheduler_that_is_not_there_is_bad_input():
+    pytest.importorskip("distributed")
+    r = run("rule", "rule", "--deals", "1", "--scheduler", "tcp://127.0.0.1:1")
+    assert r.exit_code == 2 and "connection refused" in r.stderr
+    r = run("rule", "rule", "--deals", "1", "--scheduler", "no address")
+    assert r.exit_code == 2 and "not a scheduler address" in r.stderr
+
+
+@pytest.mark.slow   # starts a local cluster
+def test_dask_cluster_gives_the_local_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=5, per_decision=True)
+    out = tmp_path / "rows.jsonl"
+    with distributed.LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        remote = run_arena(config, 3, str(out), scheduler=cluster.scheduler_address)
+        again = run_arena(config, 3, str(out), scheduler=cluster.scheduler_address)
+    assert remote.scheduler == cluster.scheduler_address and again.played == [] and again.resumed == 3
+    assert remote.rows == run_arena(config, 3, jobs=1).rows
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
 def test_ctrl_c_keeps_the_rows_and_exits_130(tmp_path):
     out = tmp_path / "rows.jsonl"

@@ -19,6 +19,7 @@ from typing import Any, Callable, TextIO
 from .._pool import WorkerPool, resolve_jobs, worker_solver
 from ..cards import set_names
 from ..errors import DobbmRuntimeError
+from .cluster import run_on_cluster
 from .decisions import Env
 from .duplicate import play_deal
 from .game import deal_table
@@ -56,6 +57,14 @@ class ArenaRun:
     seconds: float = 0.0
     jobs: int = 1
     played: list[int] = field(default_factory=list)
+    scheduler: str | None = None
+
+    @property
+    def where(self) -> str:
+        """Where the deals were played: ``2 jobs``, or the Dask scheduler's address."""
+        if self.scheduler is not None:
+            return f"the Dask cluster at {self.scheduler}"
+        return f"{self.jobs} job{'s' if self.jobs != 1 else ''}"
 
 
 def check_arena(deals: int, seed: int) -> None:
@@ -96,9 +105,10 @@ def _write(f: TextIO, output: str | None, row: dict[str, Any]) -> None:
 
 
 def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: int | None = None,
-              on_row: Callable[[dict[str, Any]], None] | None = None) -> ArenaRun:
+              on_row: Callable[[dict[str, Any]], None] | None = None, scheduler: str | None = None) -> ArenaRun:
     """Play deals ``0 .. deals-1`` (those not yet in ``output``), writing each row to
-    ``output`` as it completes; the rows of all ``deals`` in deal order."""
+    ``output`` as it completes; the rows of all ``deals`` in deal order.  ``scheduler``:
+    the address of a Dask scheduler to run on instead of local workers (``jobs`` is then unused)."""
     check_arena(deals, config.seed)
     n_jobs = resolve_jobs(jobs)
     done: dict[int, dict[str, Any]] = {}
@@ -106,19 +116,28 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
     if output is not None:
         done = {i: r for i, r in read_rows(output, settings).items() if i < deals}
     todo = [i for i in range(deals) if i not in done]
-    run = ArenaRun([], resumed=len(done), jobs=n_jobs)
+    run = ArenaRun([], resumed=len(done), jobs=n_jobs, scheduler=scheduler)
     t0 = time.perf_counter()
     f = _open(output, settings) if output is not None and todo else None
+    task = partial(arena_deal, config)
+
+    def take(index: int, row: dict[str, Any]) -> None:
+        if f is not None:
+            _write(f, output, row)
+        done[index] = row
+        run.played.append(index)
+        if on_row is not None:
+            on_row(row)
+
     try:
-        with WorkerPool(n_jobs) as pool:
-            for index, row in pool.run(partial(arena_deal, config), todo):
-                if f is not None:
-                    _write(f, output, row)
-                done[index] = row
-                run.played.append(index)
-                if on_row is not None:
-                    on_row(row)
-            run.interrupted = pool.interrupted
+        if scheduler is not None:
+            for index, row in run_on_cluster(scheduler, task, todo):
+                take(index, row)
+        else:
+            with WorkerPool(n_jobs) as pool:
+                for index, row in pool.run(task, todo):
+                    take(index, row)
+                run.interrupted = pool.interrupted
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
