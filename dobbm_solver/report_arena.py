@@ -29,12 +29,13 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
              f"{'s' if summary.deals != 1 else ''}, seed {c.seed}",
              "scheme: A in each seat in turn at a table of B's, paired with the all-B table "
              "(units: each seat's own settlement)",
-             f"advice samples: {c.samples.text()}",
+             f"advice samples (fixed, per analysis): {c.samples.text()}",
              "",
              f"{'':24}{'units a hand':>17}",
              f"{'A ' + c.a.name:24}{_pm(summary.a.units_per_hand, summary.a.stderr):>17}",
              f"{'B ' + c.b.name:24}{_pm(summary.b.units_per_hand, summary.b.stderr):>17}",
              f"{'A - B (paired)':24}{_pm(summary.difference.units_per_hand, summary.difference.stderr):>17}",
+             "(B's units at its own table are 0: the four seats' units sum to 0)",
              "",
              f"{'per decision (A - A with B' + chr(39) + 's)':34}{'A':>8}{'B':>8}{'units a hand':>17}"]
     for d in DECISIONS:

@@ -232,7 +232,7 @@ def test_cli_json_keys():
 def test_cli_text():
     r = run("rule", "open", "--deals", "2", "--seed", "1", "-j", "1")
     assert r.exit_code == 0, r.output
-    assert "A - B (paired)" in r.stdout and "advice samples: bid 12" in r.stdout
+    assert "A - B (paired)" in r.stdout and "advice samples (fixed, per analysis): bid 12" in r.stdout
     assert "not measured (give --per-decision)" in r.stdout
 
 
