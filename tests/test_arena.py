@@ -139,7 +139,8 @@ def test_table_plan():
     assert plan["A@2"] == (b, b, a, b) and plan["A-bid@0"][0] == Player("rule", "advice", "advice", "rule")
 
 
-@pytest.mark.parametrize("a, b", [("open", "rule"), ("advice,play=rule", "rule")])
+@pytest.mark.parametrize("a, b", [("open", "rule"),
+                                  pytest.param("advice,play=rule", "rule", marks=pytest.mark.slow)])
 def test_per_decision_shortcut_changes_nothing(solver, a, b):
     from dobbm_solver.arena.duplicate import play_deal
     pa, pb = parse_player(a), parse_player(b)
