@@ -34,6 +34,7 @@ from dobbm_solver.arena import (
 )
 from dobbm_solver.cards import cardset, parse_cards, popcount
 from dobbm_solver.errors import DobbmError
+from dobbm_solver.heuristics import heuristic_discard
 from dobbm_solver.rules import lay_away_error, units
 from dobbm_solver.solver import Solver
 
@@ -124,6 +125,42 @@ def test_every_decision_of_every_strategy_runs(solver):
         deal = table.open_deal("Bert", "dobbm").with_discard(lay)
         assert decide_double(s, table, env, deal, "Cora", bids) in (True, False)
     assert decide_double("rule", table, env, deal, "Cora", bids) is False
+
+
+def test_the_arena_card_player_is_the_monte_carlo_player(solver):
+    from dobbm_solver.analyzer.strategy import monte_carlo_strategy
+    from dobbm_solver.arena.decisions import WholeMonteCarlo
+    from dobbm_solver.table import play_hand, rule_of_thumb_strategy
+    table = deal_table(1, 1)
+    deal = table.open_deal("Bert", "dobbm")
+    deal = deal.with_discard(heuristic_discard(deal.hands["Bert"] | deal.dobb))
+    seen = []
+
+    class Both:
+        sees_all_cards = False
+
+        def __call__(self, view):
+            ours, theirs = WholeMonteCarlo(3, 9)(view), monte_carlo_strategy(3, 9, 1)(view)
+            seen.append((ours, theirs))
+            return ours
+
+    play_hand(deal, {"Anna": Both(), "Bert": rule_of_thumb_strategy(), "Cora": rule_of_thumb_strategy(),
+                     "Dave": rule_of_thumb_strategy()})
+    assert len(seen) == 8 and all(a == b for a, b in seen)
+
+
+def test_an_analysis_cut_short_stops_the_deal():
+    from dataclasses import replace
+
+    from dobbm_solver.analyzer import analyze_bid, make_view
+    from dobbm_solver.arena.decisions import whole
+    from dobbm_solver.handfile import parse_spec
+    view = make_view(parse_spec({"seats": ["Anna", "Bert", "Cora", "Dave"], "dealer": "Dave", "me": "Anna",
+                                 "hands": {"Anna": "HA H10 HK EA E9 L8 L7 S6"}}), "bid")
+    advice = analyze_bid(view, samples=2, seed=1, jobs=1)
+    assert whole(advice) is advice
+    with pytest.raises(KeyboardInterrupt):
+        whole(replace(advice, info={**advice.info, "stopped": "interrupted"}))
 
 
 def test_deals_are_seeded():

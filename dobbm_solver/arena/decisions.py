@@ -12,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..analyzer import analyze_bid, analyze_discard, analyze_double, make_view, model_bid
-from ..analyzer.strategy import monte_carlo_strategy
-from ..cards import CardSet, parse_card, set_names
+from ..analyzer import Advice, analyze_bid, analyze_discard, analyze_double, analyze_play, make_view, model_bid
+from ..analyzer.strategy import view_document
+from ..cards import Card, CardSet, parse_card, set_names
 from ..deal import Deal
 from ..handfile import parse_spec
 from ..heuristics import heuristic_discard
 from ..rules import units
 from ..solver import Solver
-from ..table import Strategy, open_card_strategy, rule_of_thumb_strategy
+from ..table import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from .strategies import DECISIONS, ArenaSamples
 
 Bids = tuple[tuple[str, str], ...]
@@ -91,6 +91,14 @@ def _cards(names: str | Sequence[str]) -> CardSet:
     return out
 
 
+def whole(advice: Advice) -> Advice:
+    """``advice``, unless Ctrl-C cut its sampling short: then ``KeyboardInterrupt``
+    (the deal is dropped, not written with fewer samples than the arena states)."""
+    if advice.info.get("stopped") == "interrupted":
+        raise KeyboardInterrupt
+    return advice
+
+
 # --------------------------------------------------------------------------
 # bidding
 
@@ -108,8 +116,8 @@ def decide_bid(strategy: str, table: Table, env: Env, seat: str, bids: Bids) -> 
         doc = _base_doc(table, seat, bids)
         doc["hands"] = {seat: _names(hand)}
         view = make_view(parse_spec(doc, "<arena>"), "bid")
-        return analyze_bid(view, samples=env.samples.bid, seed=table.seed_for(seat, "bid"),
-                           jobs=1).recommendation
+        return whole(analyze_bid(view, samples=env.samples.bid, seed=table.seed_for(seat, "bid"),
+                                 jobs=1)).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
     values = {"pass": 0, "solo": 3 * units(env.solo_points(table, seat), "solo")}
     if not dobbm_said:
@@ -129,8 +137,8 @@ def decide_discard(strategy: str, table: Table, env: Env, declarer: str, bids: B
         doc = _base_doc(table, declarer, bids)
         doc.update(hands={declarer: _names(table.hands[declarer])}, dobb=_names(table.dobb))
         view = make_view(parse_spec(doc, "<arena>"), "discard")
-        advice = analyze_discard(view, samples=env.samples.discard, seed=table.seed_for(declarer, "discard"),
-                                 jobs=1)
+        advice = whole(analyze_discard(view, samples=env.samples.discard,
+                                       seed=table.seed_for(declarer, "discard"), jobs=1))
         return _cards(advice.recommendation)
     return env.best_lay_away(table, declarer)[0]
 
@@ -153,7 +161,8 @@ def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, 
     if declarer and deal.discard is not None:
         doc.update(dobb=_names(deal.dobb), discard=_names(deal.discard))
     view = make_view(parse_spec(doc, "<arena>"), "double")
-    advice = analyze_double(view, samples=env.samples.double, seed=table.seed_for(seat, "double"), jobs=1)
+    advice = whole(analyze_double(view, samples=env.samples.double, seed=table.seed_for(seat, "double"),
+                                  jobs=1))
     return advice.recommendation != "play on"
 
 
@@ -165,5 +174,27 @@ def play_strategy(strategy: str, table: Table, env: Env, seat: str) -> Strategy:
     if strategy == "rule":
         return rule_of_thumb_strategy()
     if strategy == "advice":
-        return monte_carlo_strategy(samples=env.samples.play, seed=table.seed_for(seat, "play"), jobs=1)
+        return WholeMonteCarlo(env.samples.play, table.seed_for(seat, "play"))
     return open_card_strategy(env.solver)
+
+
+class WholeMonteCarlo:
+    """The Monte Carlo card player of :mod:`dobbm_solver.analyzer.strategy` (the same
+    view, the same seeds: ``seed`` plus the cards played so far), except that an
+    analysis Ctrl-C cut short stops the deal (see :func:`whole`) instead of playing
+    the card it would have recommended."""
+
+    sees_all_cards = False
+
+    def __init__(self, samples: int, seed: int) -> None:
+        self.samples = samples
+        self.seed = seed
+
+    def __call__(self, view: SeatView) -> Card:
+        legal = view.legal
+        if legal & (legal - 1) == 0:          # one legal card: nothing to weigh
+            return parse_card(set_names(legal)[0])
+        play_view = make_view(parse_spec(view_document(view), "<arena>"), "play")
+        played = sum(len(t) for t in view.tricks)
+        advice = whole(analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=1))
+        return parse_card(advice.recommendation)

@@ -21,7 +21,7 @@ discard  ``heuristic_discard``          ``analyze_discard``            the best 
 double   never (no Schwacher, no        ``analyze_double``             when open-card play of the
          Retour)                                                       real deal says the other
                                                                        side loses
-play     ``rule_of_thumb_strategy``     ``monte_carlo_strategy``       ``open_card_strategy``
+play     ``rule_of_thumb_strategy``     the Monte Carlo card player    ``open_card_strategy``
 ======== ============================== ============================== ==============================
 
 The advice strategies run with the fixed sample counts of
