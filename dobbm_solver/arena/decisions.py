@@ -9,11 +9,8 @@ the contract, and the Dobb and lay-away only when the seat has seen them.
 
 from __future__ import annotations
 
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..analyzer import Advice, analyze_bid, analyze_discard, analyze_double, analyze_play, make_view, model_bid
 from ..analyzer.strategy import view_document
@@ -94,20 +91,6 @@ def _cards(names: str | Sequence[str]) -> CardSet:
     return out
 
 
-@contextmanager
-def sigint_kept() -> Iterator[None]:
-    """Restore the SIGINT handler after an analysis in this process: the analyzer's
-    in-process runner sets SIGINT to be ignored when it makes its first solver (its
-    pool initializer run here), which would leave Ctrl-C dead for the rest of the run."""
-    main = threading.current_thread() is threading.main_thread()
-    handler = signal.getsignal(signal.SIGINT) if main else None
-    try:
-        yield
-    finally:
-        if main and signal.getsignal(signal.SIGINT) is not handler:
-            signal.signal(signal.SIGINT, handler)
-
-
 def whole(advice: Advice) -> Advice:
     """``advice``, unless Ctrl-C cut its sampling short: then ``KeyboardInterrupt``
     (the deal is dropped, not written with fewer samples than the arena states)."""
@@ -133,8 +116,7 @@ def decide_bid(strategy: str, table: Table, env: Env, seat: str, bids: Bids) -> 
         doc = _base_doc(table, seat, bids)
         doc["hands"] = {seat: _names(hand)}
         view = make_view(parse_spec(doc, "<arena>"), "bid")
-        with sigint_kept():
-            advice = analyze_bid(view, samples=env.samples.bid, seed=table.seed_for(seat, "bid"), jobs=1)
+        advice = analyze_bid(view, samples=env.samples.bid, seed=table.seed_for(seat, "bid"), jobs=1)
         return whole(advice).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
     values = {"pass": 0, "solo": 3 * units(env.solo_points(table, seat), "solo")}
@@ -155,9 +137,8 @@ def decide_discard(strategy: str, table: Table, env: Env, declarer: str, bids: B
         doc = _base_doc(table, declarer, bids)
         doc.update(hands={declarer: _names(table.hands[declarer])}, dobb=_names(table.dobb))
         view = make_view(parse_spec(doc, "<arena>"), "discard")
-        with sigint_kept():
-            advice = whole(analyze_discard(view, samples=env.samples.discard,
-                                           seed=table.seed_for(declarer, "discard"), jobs=1))
+        advice = whole(analyze_discard(view, samples=env.samples.discard,
+                                       seed=table.seed_for(declarer, "discard"), jobs=1))
         return _cards(advice.recommendation)
     return env.best_lay_away(table, declarer)[0]
 
@@ -180,9 +161,8 @@ def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, 
     if declarer and deal.discard is not None:
         doc.update(dobb=_names(deal.dobb), discard=_names(deal.discard))
     view = make_view(parse_spec(doc, "<arena>"), "double")
-    with sigint_kept():
-        advice = whole(analyze_double(view, samples=env.samples.double, seed=table.seed_for(seat, "double"),
-                                      jobs=1))
+    advice = whole(analyze_double(view, samples=env.samples.double, seed=table.seed_for(seat, "double"),
+                                  jobs=1))
     return advice.recommendation != "play on"
 
 
@@ -216,6 +196,5 @@ class WholeMonteCarlo:
             return parse_card(set_names(legal)[0])
         play_view = make_view(parse_spec(view_document(view), "<arena>"), "play")
         played = sum(len(t) for t in view.tricks)
-        with sigint_kept():
-            advice = whole(analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=1))
+        advice = whole(analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=1))
         return parse_card(advice.recommendation)
