@@ -5,19 +5,30 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, TypeVar
 
-from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c, write_whole
+from ._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c
 
 with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while this module loads: exit 130
     import click
 
     from . import __version__
+    from ._cli_io import (
+        BadInput,
+        clean_error,
+        deal_of,
+        echo,
+        guard,
+        guard_doc,
+        progress,
+        read_deals,
+        read_doc_deals,
+        read_docs,
+    )
     from ._pool import MAX_JOBS
-    from .deal import Deal
     from .errors import DobbmError, DobbmRuntimeError
-    from .handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
-    from .notation import NotationError, format_deal_line, format_spec_line, in_notation_words, parse_spec_line
+    from .handfile import HandFileError
+    from .notation import format_deal_line, format_spec_line
     from .report import (
         advice_dict,
         advice_partial,
@@ -44,125 +55,6 @@ JOBS_OPTION = click.option(
          "1: work in this process.  The results do not depend on it.")
 
 
-class BadInput(click.ClickException):
-    """Bad input: one line on stderr, exit code 2."""
-
-    exit_code = 2
-
-
-def _clean(e: DobbmError | DobbmRuntimeError) -> click.ClickException:
-    """Bad input (:class:`DobbmError`): one line and exit code 2; a failure that is not
-    the input's fault (:class:`DobbmRuntimeError`): one line and exit code 1."""
-    return BadInput(str(e)) if isinstance(e, DobbmError) else click.ClickException(str(e))
-
-
-def _guard(fn: Callable[[], T]) -> T:
-    """Run library code; its errors become one clean line (see :func:`_clean`).
-
-    Any other exception, a ``ValueError`` too, is a bug and keeps its traceback.
-    """
-    try:
-        return fn()
-    except (DobbmError, DobbmRuntimeError) as e:
-        raise _clean(e) from None
-
-
-class _Doc(NamedTuple):
-    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``),
-    its id as ``study`` writes it (``FILE#N``) and its spec."""
-
-    title: str
-    ident: str
-    spec: HandSpec
-
-
-_DEAL_TITLE = "--deal"
-
-
-def _guard_doc(doc: _Doc, fn: Callable[[], T]) -> T:
-    """:func:`_guard` for work on one document: every error names the document first
-    (``FILE[N]: ...``, ``--deal: segment 'Anna': ...``)."""
-    try:
-        return fn()
-    except HandFileError as e:
-        if doc.title == _DEAL_TITLE:
-            raise BadInput(f"{_DEAL_TITLE}: {in_notation_words(e)}") from None
-        raise _clean(e) from None
-    except DobbmError as e:
-        prefix = "" if str(e).startswith(f"{doc.title}:") else f"{doc.title}: "
-        raise BadInput(f"{prefix}{e}") from None
-    except DobbmRuntimeError as e:   # not the input's fault: no document to blame
-        raise _clean(e) from None
-
-
-def _read_docs(sources: Sequence[str], deal_line: str | None) -> list[_Doc]:
-    """The documents of the FILEs (standard input: '-') or of one --deal line, all read
-    and type-checked before any is worked on."""
-    if deal_line is not None:
-        if sources:
-            raise BadInput("give a FILE or --deal, not both")
-        try:
-            spec = parse_spec_line(deal_line)
-        except DobbmError as e:
-            raise BadInput(f"{_DEAL_TITLE}: {e}") from None
-        return [_Doc(_DEAL_TITLE, _DEAL_TITLE, spec)]
-    if not sources:
-        raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
-    if list(sources).count("-") > 1:
-        raise BadInput("standard input ('-') can be read only once")
-    docs = []
-    for source in sources:
-        if source == "-":
-            name = "<stdin>"
-            specs = _guard(lambda: load_stream_specs(sys.stdin, name))
-        else:
-            name = source
-            specs = _guard(lambda: load_specs(source))
-        for n, spec in enumerate(specs, 1):
-            title = name if len(specs) == 1 else f"{name}[{spec.doc}]"
-            docs.append(_Doc(title, f"{name}#{spec.doc or n}", spec))
-    return docs
-
-
-def _deal_of(doc: _Doc, allow_revokes: bool = False) -> Deal:
-    """The validated deal of a document (a --deal line checked in the notation's words)."""
-    def build() -> Deal:
-        if doc.title == _DEAL_TITLE and (doc.spec.declarer is None or doc.spec.contract is None):
-            raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
-                                        "like 'dobbm Anna |'")
-        return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
-
-    return _guard_doc(doc, build)
-
-
-def _read_doc_deals(sources: Sequence[str], deal_line: str | None,
-                    allow_revokes: bool = False) -> list[tuple[_Doc, Deal]]:
-    """The validated deals of the FILEs, standard input ('-') or one --deal line."""
-    return [(doc, _deal_of(doc, allow_revokes)) for doc in _read_docs(sources, deal_line)]
-
-
-def _read_deals(source: str | None, deal_line: str | None,
-                allow_revokes: bool = False) -> list[tuple[str, Deal]]:
-    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
-    return [(doc.title, deal) for doc, deal in
-            _read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
-
-
-def _echo(text: str) -> None:
-    """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
-    the output blocked by a slow reader say, stops the command after it (at most
-    ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
-    if write_whole(text + "\n", click.get_text_stream("stdout")):   # the stream click.echo writes to
-        raise KeyboardInterrupt
-
-
-def _progress(items: list[T], quiet: bool, label: str) -> Iterable[T]:
-    """A progress bar on stderr for several items, silent when stderr is no terminal."""
-    if quiet or len(items) < 2 or not sys.stderr.isatty():
-        return items
-    return click.progressbar(items, label=label, file=sys.stderr)
-
-
 def _the_command_runs() -> bool:
     """Whether this process is the ``dobbm`` command (its script, or python -m dobbm_solver.cli)."""
     main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
@@ -171,7 +63,7 @@ def _the_command_runs() -> bool:
 
 class _Group(click.Group):
     """Ctrl-C anywhere: one line and exit code 130 (what was printed stays whole).
-    A library error raised outside a :func:`_guard` is still one clean line."""
+    A library error raised outside a :func:`guard` is still one clean line."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # the process's entry point (the ``dobbm`` script, python -m): its exit status
@@ -195,7 +87,7 @@ class _Group(click.Group):
             loading.release()   # Ctrl-C ended the process at once until here; now it is caught
             return super().invoke(ctx)
         except (DobbmError, DobbmRuntimeError) as e:
-            raise _clean(e) from None
+            raise clean_error(e) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             ctx.exit(EXIT_INTERRUPTED)
@@ -254,21 +146,21 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
     `discard` in JSON). Each JSON object has the deal's `id` (FILE#N, as `study` writes it).
     All FILEs are read and checked before the first solve.
     """
-    deals = _read_doc_deals(files, deal_line)
+    deals = read_doc_deals(files, deal_line)
     try:
-        solver = _guard(lambda: Solver(tt_mb))
+        solver = guard(lambda: Solver(tt_mb))
     except MemoryError as e:  # the table is allocated up front: too big for this machine
         raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     first = True
-    for doc, deal in _progress(deals, quiet, "solving"):
-        best = _guard_doc(doc, lambda: solver.solve_best(deal, analyze=True))
+    for doc, deal in progress(deals, quiet, "solving"):
+        best = guard_doc(doc, lambda: solver.solve_best(deal, analyze=True))
         if as_json:
-            _echo(json.dumps(solve_dict(best, doc.ident)))
+            echo(json.dumps(solve_dict(best, doc.ident)))
         else:
             if not first:
                 click.echo()
             first = False
-            _echo(solve_text(best, doc.title, None if show_all else 10, not no_diagram))
+            echo(solve_text(best, doc.title, None if show_all else 10, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -289,28 +181,28 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     for the command it fits (bid, discard or double; see README) and printed back the
     same way.
     """
-    docs = _read_docs(() if file is None else (file,), deal_line)
+    docs = read_docs(() if file is None else (file,), deal_line)
     for n, doc in enumerate(docs):
         if doc.spec.me is not None:
             from .analyzer import make_view
             from .analyzer.checks import view_command
 
             command = view_command(doc.spec)
-            spec = _guard_doc(doc, lambda: make_view(doc.spec, command)).spec()
+            spec = guard_doc(doc, lambda: make_view(doc.spec, command)).spec()
             obj, line, text = (lambda: check_view_dict(spec, command), lambda: format_spec_line(spec),
                                lambda: check_view_text(spec, command, doc.title))
         else:
-            deal = _deal_of(doc)
+            deal = deal_of(doc)
             obj, line, text = (lambda: check_dict(deal), lambda: format_deal_line(deal),
                                lambda: check_text(deal, doc.title, not no_diagram))
         if as_json:
-            _echo(json.dumps(obj()))
+            echo(json.dumps(obj()))
         elif line_only:
-            _echo(line())
+            echo(line())
         else:
             if n:
                 click.echo("---")
-            _echo(text())
+            echo(text())
 
 
 @main.command(context_settings=CONTEXT)
@@ -332,15 +224,15 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     hand is void and the offending side pays half a match times the multipliers to each
     opponent.
     """
-    deals = _read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
-    scores = [_guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
+    deals = read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
+    scores = [guard_doc(doc, lambda: score_hand(deal)) for doc, deal in deals]   # all, before printing
     for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:
-            _echo(json.dumps(score_dict(deal, sc, match_cost)))
+            echo(json.dumps(score_dict(deal, sc, match_cost)))
         else:
             if n:
                 click.echo()
-            _echo(score_text(deal, sc, doc.title, match_cost, not no_diagram))
+            echo(score_text(deal, sc, doc.title, match_cost, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -404,9 +296,9 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
                 bars[0].update(len(rows))
 
         try:
-            _guard(lambda: output_format(output))
-            items = _guard(collect)
-            summary = _guard(lambda: run_study(
+            guard(lambda: output_format(output))
+            items = guard(collect)
+            summary = guard(lambda: run_study(
                 items, output, mode=mode, jobs=jobs, scheduler=scheduler, tt_mb=tt_mb,
                 limit=limit, on_start=start, on_rows=advance))
         except StudyInterrupted as e:
@@ -427,8 +319,8 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         from .analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
     run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
-    views = [(doc.title, _guard_doc(doc, lambda: make_view(doc.spec, command)))
-             for doc in _read_docs(() if file is None else (file,), deal_line)]
+    views = [(doc.title, guard_doc(doc, lambda: make_view(doc.spec, command)))
+             for doc in read_docs(() if file is None else (file,), deal_line)]
     for n, (title, view) in enumerate(views):
         bar = None
         if not quiet and sys.stderr.isatty():
@@ -444,7 +336,7 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         try:
             if bar is not None:
                 bar.__enter__()
-            advice = _guard(lambda: run(view, samples=samples, seed=seed, jobs=jobs, progress=progress))
+            advice = guard(lambda: run(view, samples=samples, seed=seed, jobs=jobs, progress=progress))
         except KeyboardInterrupt:
             click.echo(f"{title}: interrupted after {state['done']} solves; no advice", err=True)
             sys.exit(130)
@@ -455,11 +347,11 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
         if partial:
             title += " [PARTIAL: interrupted]"
         if as_json:
-            _echo(json.dumps(advice_dict(advice)))
+            echo(json.dumps(advice_dict(advice)))
         else:
             if n:
                 click.echo()
-            _echo(advice_text(advice, title, limit))
+            echo(advice_text(advice, title, limit))
         if partial:
             click.echo(f"{title}: interrupted: the estimates above rest on the samples solved so far",
                        err=True)
@@ -553,12 +445,12 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
     units, and the first card that changed the result. A hand with no trick played has
     nothing to review (it says so); a revoke in the tricks is an error.
     """
-    from .report_review import review_dict, review_text
+    from .report.review import review_dict, review_text
     from .review import review_hand
 
-    deals = _read_deals(file, deal_line)
+    deals = read_deals(file, deal_line)
     try:
-        solver = _guard(lambda: Solver(tt_mb))
+        solver = guard(lambda: Solver(tt_mb))
     except MemoryError as e:  # the table is allocated up front: too big for this machine
         raise click.ClickException(f"--tt-mb {tt_mb}: {e}; give a smaller table") from None
     for n, (title, deal) in enumerate(deals):
@@ -567,11 +459,11 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
         except DobbmError as e:   # the deal loaded, but has no play to review
             raise BadInput(f"{title}: {e}") from None
         if as_json:
-            _echo(json.dumps(review_dict(result)))
+            echo(json.dumps(review_dict(result)))
         else:
             if n:
                 click.echo()
-            _echo(review_text(result, title, not no_diagram))
+            echo(review_text(result, title, not no_diagram))
 
 
 @main.command(context_settings=CONTEXT)
@@ -608,15 +500,15 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     import contextlib
 
     from .arena import ArenaConfig, check_arena, parse_player, run_arena, summarize
-    from .report_arena import arena_dict, arena_text
+    from .report.arena import arena_dict, arena_text
 
-    config = _guard(lambda: ArenaConfig(parse_player(a), parse_player(b), seed, per_decision))
-    _guard(lambda: check_arena(deals, seed))
+    config = guard(lambda: ArenaConfig(parse_player(a), parse_player(b), seed, per_decision))
+    guard(lambda: check_arena(deals, seed))
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
         if not quiet and deals >= 2 and sys.stderr.isatty():
             bars.append(stack.enter_context(click.progressbar(length=deals, label="arena", file=sys.stderr)))
-        run = _guard(lambda: run_arena(config, deals, output, jobs,
+        run = guard(lambda: run_arena(config, deals, output, jobs,
                                        on_row=(lambda row: bars[0].update(1)) if bars else None,
                                        scheduler=scheduler))
     summary = summarize(run.rows, config)

@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from dobbm_solver.arena import DECISIONS, ArenaConfig, parse_player, run_arena, summarize
-from dobbm_solver.report_arena import arena_dict
+from dobbm_solver.report.arena import arena_dict
 
 
 def bars(summary: dict[str, Any]) -> list[tuple[str, float, float]]:

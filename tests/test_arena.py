@@ -1,4 +1,4 @@
-"""Tests of the arena (dobbm_solver/arena, report_arena.py, ``dobbm arena``).
+"""Tests of the arena (dobbm_solver/arena, report/arena.py, ``dobbm arena``).
 
 Deals are seeded, so every figure checked here is a fixed computation, not a
 statistical bet: "open beats rule" is checked on fixed seeds where it holds.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .arena import ArenaRun, ArenaSummary
-from .arena.strategies import DECISIONS
+from ..arena import ArenaRun, ArenaSummary
+from ..arena.strategies import DECISIONS
 
 
 def arena_dict(summary: ArenaSummary, run: ArenaRun | None = None) -> dict[str, Any]:

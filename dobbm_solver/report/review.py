@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import card_name, card_points
+from ..cards import card_name, card_points
+from ..notation import format_deal_line
+from ..review import CardReview, Review, trick_rows
+from . import heading
 from .diagram import finished, hands_diagram, result_split, trick_table
 from .diagram import trick_rows as diagram_rows
-from .notation import format_deal_line
-from .report import heading
-from .review import CardReview, Review, trick_rows
 
 MARKS = {"outcome": "!", "units": "*", "": ""}
 """The sign after a costly card: ``!`` it changed the outcome, ``*`` only the units."""

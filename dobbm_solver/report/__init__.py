@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import yaml
 
-from .cards import Card, card_name, display_key, set_names, trick_winner
-from .deal import Deal, replay, trick_seats
+from ..cards import Card, card_name, display_key, set_names, trick_winner
+from ..deal import Deal, replay, trick_seats
+from ..handfile import HandSpec, deal_to_dict, dump_deal_yaml, dump_spec_yaml, spec_to_dict
+from ..notation import format_deal_line, format_spec_line
+from ..scoring import Score
+from ..solver import Analysis, BestPlay, DiscardResult
 from .diagram import deal_diagram
-from .handfile import HandSpec, deal_to_dict, dump_deal_yaml, dump_spec_yaml, spec_to_dict
-from .notation import format_deal_line, format_spec_line
-from .scoring import Score
-from .solver import Analysis, BestPlay, DiscardResult
 
 if TYPE_CHECKING:   # the analyzer is imported only when one of its commands runs
-    from .analyzer import Advice
+    from ..analyzer import Advice
 
 
 def heading(deal: Deal, title: str) -> str:

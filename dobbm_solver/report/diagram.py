@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .cards import (
+from ..cards import (
     HAND_SIZE,
     RANKS,
     SUITS,
@@ -35,7 +35,7 @@ from .cards import (
     sorted_cards,
     trick_winner,
 )
-from .deal import Deal, cards_played, trick_seats
+from ..deal import Deal, cards_played, trick_seats
 
 DISPLAY_SUITS: tuple[int, ...] = (TRUMP, *(s for s in range(len(SUITS)) if s != TRUMP))
 """Suit columns of the diagram: trumps first, then the others as the cards module sorts them."""
