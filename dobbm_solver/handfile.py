@@ -11,8 +11,7 @@ document is a mapping with these keys::
       ...
     dobb: E6 L6 S6 HU                 # the four cards dealt to the middle
     discard: L9 S7 E6 L6              # Dobbm only; absent: a discard study
-    tricks:                           # optional, each in play order; the last may be unfinished
-      - HA H6 H7 H8
+    tricks: [HA H6 H7 H8]             # optional, each in play order; the last may be unfinished
     doublings: 0                      # optional
     dealer: Dave                      # optional; with five seats the dealer sits out
 
@@ -118,8 +117,9 @@ class HandSpec:
 # raw parse: one YAML document -> HandSpec
 
 
-class _Fail(Exception):
+class _Fail(DobbmError):
     def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
 

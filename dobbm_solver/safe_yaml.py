@@ -34,6 +34,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
 from .echo import brief
+from .errors import DobbmError
 
 __all__ = ["MAX_ALIASED", "MAX_DOCUMENTS", "MAX_NESTING", "MAX_NODES", "YamlLimit", "load_documents"]
 
@@ -51,8 +52,8 @@ except (ImportError, AttributeError):   # pragma: no cover
     _CParser = None
 
 
-class YamlLimit(Exception):
-    """The text stands for more than the limits allow (message says which)."""
+class YamlLimit(DobbmError):
+    """The text stands for more than the limits allow (message says which): bad input."""
 
 
 def _check_size(text: str, parser: type) -> None:
