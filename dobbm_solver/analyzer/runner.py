@@ -96,7 +96,8 @@ class SampleRunner:
 
     # -- control variates: cheap draws, submitted first so they overlap the solving
     def start_cv(self, count: int = CV_DRAWS, needed: bool = True) -> None:
-        """Start the cheap draws (``needed`` False: the run is too short to use them)."""
+        """Start the cheap draws (``needed`` False: the run is too short to use them; ``count``
+        0: no control variates at all, plain means)."""
         self._cv_count = count
         if not self.pool.in_process and needed:
             step = max(1, -(-count // (self.jobs * 2)))
@@ -122,7 +123,7 @@ class SampleRunner:
     def fit(self, indices: Sequence[int]) -> PlainMean:
         """The mean estimator for the samples ``indices`` (a plain mean for few samples,
         or once Ctrl-C stopped the cheap draws: partial advice all the same)."""
-        if len(indices) < CV_MIN_SAMPLES:
+        if len(indices) < CV_MIN_SAMPLES or self._cv_count == 0:
             return PlainMean()
         cv = self.cv()
         return PlainMean() if cv is None else cv.fit(indices, self.features)
