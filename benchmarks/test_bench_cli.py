@@ -120,14 +120,14 @@ def _file_info(path: Path, done: list[int], build_s: float) -> dict:
     }
 
 
-def _prepass(deals, done) -> tuple[dict, list[str]]:
+def _prepass(deals, done, path=None) -> tuple[dict, list[str]]:
     """The CLI's per-deal work, timed deal by deal (one fresh solver, as in one run)."""
     solver = Solver(DEFAULT_TT_MB)
     ms, nodes, out = [], [], []
-    for deal in deals:
+    for n, deal in enumerate(deals, 1):
         t0 = time.perf_counter()
         best = solver.solve_best(deal, analyze=True)
-        line = json.dumps(solve_dict(best))
+        line = json.dumps(solve_dict(best, None if path is None else f"{path}#{n}"))
         ms.append(1000 * (time.perf_counter() - t0))
         assert best.studied is None
         nodes.append(best.analysis.nodes)
@@ -177,7 +177,7 @@ def _round_info(benchmark, prefix: str) -> dict:
 def test_cli_solve_200(benchmark, file_200):
     """``dobbm solve --json`` on 200 deals, in-process: the time beyond start-up (target < 1 s)."""
     path, deals, done, build_s = file_200
-    info, expected = _prepass(deals, done)
+    info, expected = _prepass(deals, done, path)
     t0 = time.perf_counter()
     load_hand_file(path)                       # the reading and checking part of a round
     info["load_file_ms"] = round(1000 * (time.perf_counter() - t0), 1)
