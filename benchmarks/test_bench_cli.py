@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -57,6 +58,7 @@ from dobbm_solver.cards import trick_winner
 from dobbm_solver.cli import main
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
+from dobbm_solver.heuristics import random_deal
 from dobbm_solver.report import solve_dict
 from dobbm_solver.solver import DEFAULT_TT_MB, Solver
 
@@ -240,5 +242,35 @@ def test_cli_solve_200_process(benchmark, file_200):
                            rounds=rounds("DOBBM_BENCH_CLI_ROUNDS", 5), iterations=1,
                            warmup_rounds=0)
     assert len(p.stdout.splitlines()) == N_DEALS
+    benchmark.extra_info.update(_round_info(benchmark, ""))
+    benchmark.extra_info.update(_cpu_info(cpu))
+
+
+FULL_SEED = 2026
+
+
+@pytest.fixture(scope="module")
+def file_200_full(tmp_path_factory):
+    """200 full deals at the opening lead, generated as ``hands/benchmark.yaml`` was
+    (``heuristics.random_deal``: the strongest hand declares, Solo from strength 16.5,
+    else Dobbm with the rule-of-thumb lay-away), seeded with :data:`FULL_SEED`."""
+    rng = random.Random(FULL_SEED)
+    deals = [random_deal(rng) for _ in range(N_DEALS)]
+    path = tmp_path_factory.mktemp("cli_bench_full") / "full200.yaml"
+    path.write_text(dump_deals_yaml(deals), encoding="utf-8")
+    return path, deals
+
+
+def test_cli_solve_200_full_deals(benchmark, file_200_full):
+    """``dobbm solve --json`` on 200 full deals from the opening lead (every card's value and
+    the best line), in-process: the time beyond start-up (issue target: at most 1 s)."""
+    path, deals = file_200_full
+    cpu: list[float] = []
+    out = benchmark.pedantic(_solve_in_process, args=(path, cpu), rounds=rounds("DOBBM_BENCH_CLI_ROUNDS", 5),
+                             iterations=1, warmup_rounds=0)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == N_DEALS and all(len(r["line"]) == 32 for r in rows)
+    benchmark.extra_info.update({"deals": N_DEALS, "seed": FULL_SEED, "target_s": TARGET_S,
+                                 "nodes_total": sum(r["nodes"] for r in rows)})
     benchmark.extra_info.update(_round_info(benchmark, ""))
     benchmark.extra_info.update(_cpu_info(cpu))
