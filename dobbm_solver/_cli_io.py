@@ -132,7 +132,7 @@ def echo(text: str) -> None:
     """Print one document (a JSON line, a report) whole: Ctrl-C while it is written,
     the output blocked by a slow reader say, stops the command after it (at most
     ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or none."""
-    if write_whole(text + "\n", click.get_text_stream("stdout")):   # the stream click.echo writes to
+    if write_whole(text + "\n", sys.stdout):   # where click.echo writes (click.get_text_stream is deprecated)
         raise KeyboardInterrupt
 
 
