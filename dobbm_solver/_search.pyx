@@ -949,7 +949,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
     cdef int moves[12]
-    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul, later_d = 0, later_f = 0
+    cdef uint64_t h = 0, decl_tr, def_tr, decl_sure, def_sure, vul, later_d = 0, later_f = 0, legal
     cdef uint64_t key[3]
     cdef Pos child
     ctx.nodes += 1
@@ -1036,10 +1036,17 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     alpha0 = alpha
     beta0 = beta
 
-    if p.ncards:
-        later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
-    n = order_moves(ctx, p, seat, drop_dominated(p, seat, drop_equivalent(p, legal_moves(p, seat)),
-                                                 later_d, later_f), moves, later_d, later_f)
+    legal = legal_moves(p, seat)
+    if legal & (legal - 1):
+        if p.ncards:
+            later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
+        legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
+    if legal & (legal - 1):
+        n = order_moves(ctx, p, seat, legal, moves, later_d, later_f)
+    else:
+        # a single card (often forced late in the hand): nothing to prune or order
+        n = 1
+        moves[0] = dd_ctz(legal)
     if seat == 0:
         best = -INF
         for i in range(n):
