@@ -14,6 +14,7 @@ from typing import Any
 from ..cards import Card, card_name, parse_card, set_names
 from ..handfile import parse_spec
 from ..table import SeatView
+from .advice import Advice
 from .checks import make_view
 from .estimate import TARGET_STDERR
 from .play import analyze_play
@@ -47,14 +48,19 @@ class MonteCarloStrategy:
     sees_all_cards = False
 
     def __call__(self, view: SeatView) -> Card:
+        return self.advise(view)[0]
+
+    def advise(self, view: SeatView) -> tuple[Card, Advice | None]:
+        """The card to play and the analysis behind it (None: a single legal card, nothing
+        to weigh)."""
         legal = view.legal
-        if legal & (legal - 1) == 0:          # one legal card: nothing to weigh
-            return parse_card(set_names(legal)[0])
+        if legal & (legal - 1) == 0:
+            return parse_card(set_names(legal)[0]), None
         play_view = make_view(parse_spec(view_document(view), "<table>"), "play")
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
                               target_stderr=self.target_stderr)
-        return parse_card(advice.recommendation)
+        return parse_card(advice.recommendation), advice
 
 
 def monte_carlo_strategy(samples: int | None = None, seed: int = 0, jobs: int | None = 1,

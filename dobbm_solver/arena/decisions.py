@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..analyzer import Advice, analyze_bid, analyze_discard, analyze_double, analyze_play, make_view, model_bid
-from ..analyzer.strategy import view_document
+from ..analyzer import Advice, analyze_bid, analyze_discard, analyze_double, make_view, model_bid
+from ..analyzer.strategy import MonteCarloStrategy
 from ..cards import Card, CardSet, parse_card, set_names
 from ..deal import Deal
 from ..handfile import parse_spec
@@ -191,10 +191,7 @@ class WholeMonteCarlo:
         self.seed = seed
 
     def __call__(self, view: SeatView) -> Card:
-        legal = view.legal
-        if legal & (legal - 1) == 0:          # one legal card: nothing to weigh
-            return parse_card(set_names(legal)[0])
-        play_view = make_view(parse_spec(view_document(view), "<arena>"), "play")
-        played = sum(len(t) for t in view.tricks)
-        advice = whole(analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=1))
-        return parse_card(advice.recommendation)
+        card, advice = MonteCarloStrategy(self.samples, self.seed, jobs=1).advise(view)
+        if advice is not None:
+            whole(advice)
+        return card
