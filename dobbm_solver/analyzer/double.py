@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from .advice import OPTION_ORDER, Advice, OptionEstimate, rounded
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
 from .estimate import (
-    BATCH,
     CV_MIN_SAMPLES,
     MAX_SAMPLES,
     MIN_SAMPLES,
     TARGET_STDERR,
     estimate_option,
-    next_batch,
     paired_difference,
 )
 from .payment import payment
@@ -67,36 +64,22 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
 
 def _sample(runner: SampleRunner, view: View, fixed: int | None, target: float
             ) -> tuple[list[int], OptionEstimate, str]:
-    """Solve batches of samples until the run stops; return the samples solved, the estimate
-    of playing on, and why the run stopped."""
-    contract = view.contract
-    assert contract is not None
-    declarer = view.role == "declarer"
-    n = fixed if fixed is not None else MIN_SAMPLES["double"]
-    cap = fixed if fixed is not None else MAX_SAMPLES["double"]
-    start = 0
-    while True:
-        runner.plan(n - start + (0 if fixed else BATCH))
-        runner.run([(i, None) for i in range(start, n)], _one)
-        start = n
-        idx = [i for i in range(n) if runner.has(i, "points")]
-        if runner.interrupted and not idx:
-            raise KeyboardInterrupt
-        pts = [runner.results[i]["points"] for i in idx]
-        on = estimate_option("play on", runner.fit(idx),
-                             [float(payment(p, contract, view.doublings, declarer)) for p in pts], pts)
-        if runner.interrupted:
-            return idx, on, "interrupted"
-        if fixed is not None:
-            return idx, on, "samples"
-        n, why = next_batch(n, cap, on.stderr is not None and on.stderr <= target)
-        if why:
-            return idx, on, why
+    """Solve batches of samples until playing on has its points within ``target``; return
+    the samples solved, the estimate of playing on, and why the run stopped."""
+    def precise(idx: list[int]) -> bool:
+        on = _play_on(runner, view, idx)
+        return on.stderr is not None and on.stderr <= target
+
+    idx, why = runner.sample_in_batches(MIN_SAMPLES["double"], MAX_SAMPLES["double"], fixed, "points", precise)
+    return idx, _play_on(runner, view, idx), why
 
 
-def _one(payload: Any) -> int:
-    """A double work item is one solve."""
-    return 1
+def _play_on(runner: SampleRunner, view: View, idx: list[int]) -> OptionEstimate:
+    """The estimate of playing on over the samples ``idx``."""
+    assert view.contract is not None
+    pts = [runner.results[i]["points"] for i in idx]
+    pays = [float(payment(p, view.contract, view.doublings, view.role == "declarer")) for p in pts]
+    return estimate_option("play on", runner.fit(idx), pays, pts)
 
 
 def _notes(view: View) -> tuple[str, ...]:

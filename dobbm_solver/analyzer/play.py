@@ -19,7 +19,7 @@ from ..cards import BB_ALL, Card, CardSet, card_name, cardset, display_key, lega
 from ..deal import trick_seats
 from .advice import Advice, OptionEstimate
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .estimate import BATCH, TARGET_STDERR, estimate_option, paired_difference
+from .estimate import TARGET_STDERR, estimate_option, paired_difference
 from .payment import payment
 from .runner import Progress, SampleRunner
 from .view import AnalyzerError, View
@@ -102,27 +102,12 @@ def analyze_play(view: View, samples: int | None = None, seed: int | None = None
 
 def _sample(runner: SampleRunner, view: View, turn: PlayTurn, fixed: int | None, target: float
             ) -> tuple[list[int], str]:
-    """Solve batches of samples until the run stops; the samples solved and why it stopped."""
-    n = fixed if fixed is not None else PLAY_MIN_SAMPLES
-    cap = fixed if fixed is not None else PLAY_MAX_SAMPLES
-    start = 0
-    while True:
-        runner.plan(n - start + (0 if fixed else BATCH))
-        runner.run([(i, None) for i in range(start, n)], _one)
-        start = n
-        idx = [i for i in range(n) if runner.has(i, "cards")]
-        if runner.interrupted and not idx:
-            raise KeyboardInterrupt
-        if runner.interrupted:
-            return idx, "interrupted"
-        if fixed is not None:
-            return idx, "samples"
-        ests, _ = _estimates(runner, view, turn, idx)
-        if ests[0].stderr is not None and ests[0].stderr <= target:
-            return idx, "target"
-        if n >= cap:
-            return idx, "max_samples"
-        n = min(cap, n + BATCH)
+    """Solve batches of samples until the leading card's points meet ``target``."""
+    def precise(idx: list[int]) -> bool:
+        top = _estimates(runner, view, turn, idx)[0][0]
+        return top.stderr is not None and top.stderr <= target
+
+    return runner.sample_in_batches(PLAY_MIN_SAMPLES, PLAY_MAX_SAMPLES, fixed, "cards", precise)
 
 
 def _estimates(runner: SampleRunner, view: View, turn: PlayTurn, idx: list[int]
@@ -160,11 +145,6 @@ def _group_alike(ests: list[OptionEstimate], runner: SampleRunner, idx: list[int
             seen[key] = len(rows)
             rows.append(e)
     return rows
-
-
-def _one(payload: object) -> int:
-    """A play work item is one solve of every legal card."""
-    return 1
 
 
 def _notes(view: View) -> tuple[str, ...]:

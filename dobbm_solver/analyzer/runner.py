@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .._pool import WorkerPool, worker_solver
 from ..solver import DEFAULT_TT_MB
-from .estimate import CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features
+from .estimate import BATCH, CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features, next_batch
 from .sampling import sampler_for
 from .view import View
 from .work import WORK
@@ -163,6 +163,35 @@ class SampleRunner:
         if self.progress:
             self.progress(self.done, self.total)
 
+    def sample_in_batches(self, first: int, cap: int, fixed: int | None, key: str,
+                          precise: Callable[[list[int]], bool]) -> tuple[list[int], str]:
+        """Solve samples ``0, 1, ...`` (one work item each): all ``fixed`` at once, else
+        ``first`` and then batches of :data:`BATCH` until ``precise(solved)`` or ``cap``.
+        Returns the samples solved (those with a result under ``key``) and why the run
+        stopped: ``samples``, ``target``, ``max_samples`` or ``interrupted``."""
+        n = fixed if fixed is not None else first
+        cap = fixed if fixed is not None else cap
+        start = 0
+        while True:
+            self.plan(n - start + (0 if fixed else BATCH))
+            self.run([(i, None) for i in range(start, n)], _one_solve)
+            start = n
+            idx = [i for i in range(n) if self.has(i, key)]
+            if self.interrupted:
+                if not idx:
+                    raise KeyboardInterrupt
+                return idx, "interrupted"
+            if fixed is not None:
+                return idx, "samples"
+            n, why = next_batch(n, cap, precise(idx))
+            if why:
+                return idx, why
+
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""
         return key in self.results.get(index, ())
+
+
+def _one_solve(payload: object) -> int:
+    """A work item of :meth:`SampleRunner.sample_in_batches` is one solve."""
+    return 1
