@@ -54,6 +54,19 @@ JOBS_OPTION = click.option(
     help=f"Worker processes on this machine, 1 to {MAX_JOBS}; 0 or not given: one per core; "
          "1: work in this process.  The results do not depend on it.")
 
+#: ``--deal`` of the commands that read one FILE.
+DEAL_OPTION = click.option("--deal", "deal_line", metavar="TEXT",
+                           help="A deal in the one-line notation instead of a FILE.")
+#: ``--json`` of the commands that print one JSON line per deal.
+JSON_LINES_OPTION = click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+
+
+def tt_mb_option(per: str = "") -> Callable[[F], F]:
+    """``--tt-mb``, the transposition table size (``per``: whose table, e.g. ``", per worker"``)."""
+    return click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
+                        help=f"Transposition table size in MiB{per}.")
+
+
 
 def _the_command_runs() -> bool:
     """Whether this process is the ``dobbm`` command (its script, or python -m dobbm_solver.cli)."""
@@ -128,8 +141,7 @@ def main() -> None:
               help="JSON lines: one JSON object per deal, one per line (not one JSON document; "
                    "read it line by line, e.g. jq or python -m json.tool --json-lines).")
 @click.option("--all", "show_all", is_flag=True, help="Discard study: show every lay-away, not the top 10.")
-@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
-              help="Transposition table size in MiB.")
+@tt_mb_option()
 @click.option("--no-diagram", is_flag=True,
               help="Text without the diagram (the hands by suit as held now, the cards already played "
                    "left out; the tricks played and the best line with running totals; the result split "
@@ -166,8 +178,8 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", required=False)
-@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@DEAL_OPTION
+@JSON_LINES_OPTION
 @click.option("--line", "line_only", is_flag=True, help="Only the one-line notation of each deal.")
 @click.option("--no-diagram", is_flag=True,
               help="Text without the diagram (the hands by suit, held now, and the tricks so far with "
@@ -208,8 +220,8 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", required=False)
-@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
+@DEAL_OPTION
+@JSON_LINES_OPTION
 @click.option("--match-cost", type=click.FloatRange(min=0), metavar="MONEY",
               help="Also show payments in money, a match (12 units) costing MONEY.")
 @click.option("--no-diagram", is_flag=True,
@@ -254,8 +266,7 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
               help="Solve at most N deals not yet in FILE, then stop.")
 @click.option("--skip-invalid", is_flag=True,
               help="Leave out files and deals that do not load (a warning each) instead of stopping.")
-@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
-              help="Transposition table size in MiB, per worker.")
+@tt_mb_option(", per worker")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary line.")
 def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, scheduler: str | None,
           limit: int | None, skip_invalid: bool, tt_mb: int, quiet: bool) -> None:
@@ -429,10 +440,9 @@ def play(file: str | None, deal_line: str | None, samples: int | None, seed: int
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", required=False)
-@click.option("--deal", "deal_line", metavar="TEXT", help="A deal in the one-line notation instead of a FILE.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one per line.")
-@click.option("--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
-              help="Transposition table size in MiB.")
+@DEAL_OPTION
+@JSON_LINES_OPTION
+@tt_mb_option()
 @click.option("--no-diagram", is_flag=True,
               help="Text without the diagram (the hands by suit, at the opening lead, before the tricks; the "
                    "trick table then has running totals and the result split). The diagram is shown by "
