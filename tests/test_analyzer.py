@@ -196,3 +196,14 @@ def test_lay_aways_that_play_the_same_are_one_row() -> None:
         assert len({d & ~cs("E9 E8 E7 L9 L8") for d in kept}) == 1   # they differ only in the runs
     names = [o.option for o in advice.options] + [a for o in advice.options for a in o.alike]
     assert len(names) == len(set(names)) == advice.info["lay_aways"]
+
+
+def test_discard_table_is_ranked_by_the_estimates_it_shows() -> None:
+    # adaptive: the race and the lay-aways estimated through the leader
+    advice = analyze_discard(view_of(DISCARD, "discard"), seed=1, jobs=2)
+    keys = [(o.ev_units, o.expected_points or 0.0) for o in advice.options]
+    assert keys == sorted(keys, reverse=True)
+    assert advice.options[0].samples == advice.samples == max(o.samples for o in advice.options)
+    assert advice.info["finalists"] >= 1
+    assert len({o.samples for o in advice.options}) > 2       # stages and the race
+    assert all(o.stderr_units is not None and o.stderr is not None for o in advice.options)

@@ -12,13 +12,15 @@ from ..heuristics import discard_score, heuristic_discard
 from .advice import Advice, OptionEstimate
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
 from .estimate import (
+    BATCH,
     CV_MIN_SAMPLES,
     MAX_SAMPLES,
     MIN_SAMPLES,
     TARGET_STDERR,
+    Series,
     estimate_option,
-    next_batch,
     paired_difference,
+    relative_estimate,
 )
 from .lay_aways import lay_away_classes
 from .payment import payment
@@ -29,11 +31,14 @@ from .view import View
 #: the stage)``.  Stage one solves every distinct lay-away on the first
 #: sample; each later stage keeps the best so far (the first cut also keeps
 #: the :data:`DISCARD_HEURISTIC_KEEP` best by the rule of thumb) and solves
-#: them on more of the same samples.  The finalists then go on to the full
-#: sample count (adaptive: until the leader's standard error meets the target).
+#: them on more of the same samples.  The last stage's lay-aways then race
+#: (:data:`RACE_Z`) to the full sample count (adaptive: until the leader's
+#: standard error meets the target).
 DISCARD_STAGES: tuple[tuple[int | None, int], ...] = ((None, 1), (32, 4), (8, 16))
-DISCARD_FINALISTS = 3
 DISCARD_HEURISTIC_KEEP = 8
+#: In the race a lay-away whose paired difference from the leader exceeds this
+#: many standard errors is no longer sampled.
+RACE_Z = 2.5
 
 Stages = Sequence[tuple[int | None, int]]
 
@@ -74,21 +79,28 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
                     jobs: int | None = None, progress: Progress | None = None, *,
                     target_stderr: float = TARGET_STDERR,
                     stages: Stages = DISCARD_STAGES,
-                    finalists: int = DISCARD_FINALISTS) -> Advice:
+                    race_z: float = RACE_Z) -> Advice:
     """Every legal lay-away of a Dobbm ranked by the declarer's expected units.
 
     Lay-aways that leave the same cards to play (:func:`lay_away_classes`)
     are solved once and reported each.  Pruning on shared samples (common
     random numbers): every distinct lay-away is solved on the first sample;
-    the best go on to more samples in ``stages``; the ``finalists`` best go
-    to ``samples`` (None: adaptive, until the leader's expected points have
-    standard error <= ``target_stderr``).  Options are ranked by how far
-    they got, then by expected units; ``samples`` on each says how many
-    deals its estimate rests on.  One option per class, the class's other
-    lay-aways in its ``alike``.  Standard errors of lay-aways solved on
-    fewer than 4 samples are pooled from the spread of the better-sampled ones.
+    the best go on to more samples in ``stages``; the last stage's lay-aways
+    race to ``samples`` (None: adaptive, until the leader's expected points
+    have standard error <= ``target_stderr``), each dropped once its paired
+    difference from the leader exceeds ``race_z`` standard errors.  The
+    leader is the best of those that went the distance; every other
+    lay-away is estimated through it (:func:`~.estimate.relative_estimate`:
+    the leader's estimate plus the paired difference on the samples the
+    lay-away has), and one whose estimate would not be below the leader's
+    rejoins the race.  So the table is ranked by the estimates it shows,
+    the recommendation first; ``samples`` on each says how many deals it
+    was solved on.  One option per class, the class's other lay-aways in
+    its ``alike``.  The difference's spread of a lay-away solved on fewer
+    than 4 samples is pooled from the better-sampled ones.
 
-    ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``,
+    ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``
+    (the lay-aways that went the distance),
     ``heuristic_discard`` (the rule of thumb's choice) and its ``heuristic_rank``
     (1-based) in the ranking, ``stopped``.
     """
@@ -102,16 +114,19 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     with SampleRunner(view, seed, jobs, progress) as runner:
         runner.start_cv(needed=fixed is None or fixed >= CV_MIN_SAMPLES)
         final_n = fixed if fixed is not None else max([MIN_SAMPLES["discard"]] + [s for _, s in stages])
-        runner.plan(_planned(run, stages, finalists, final_n))
+        runner.plan(_planned(run, stages, final_n))
         _prune(runner, run, stages)
-        _choose_finalists(runner, run, finalists)
-        _sample_finalists(runner, run, final_n)
-        est_by, pays_by = _estimates(runner, run)
-        order = sorted(run.reps, key=lambda r: (-run.solved[r], -est_by[r].ev_units,
-                                                -(est_by[r].expected_points or 0.0), -run.heur[r]))
+        if runner.interrupted:
+            _keep_solved(run)
+        else:
+            _race(runner, run, final_n, race_z)
+        leader, est_by = _estimates(runner, run)
+        order = sorted(run.reps, key=lambda r: (r != leader, tuple(-x for x in _key(est_by[r], run.heur[r]))))
         margin = mse = None
         if len(order) > 1 and run.solved[order[1]] > 1:
-            margin, mse = paired_difference(runner.fit, pays_by[order[0]], pays_by[order[1]])
+            k = run.solved[order[1]]
+            margin, mse = paired_difference(runner.fit, dict(enumerate(_pays(runner, order[0], k))),
+                                            dict(enumerate(_pays(runner, order[1], k))))
     options = _options(run, est_by, order)
     most = max(run.solved.values())
     return Advice("discard", view.me, view.role, options[0].option, tuple(options),
@@ -153,15 +168,15 @@ def _extend(runner: SampleRunner, run: _DiscardRun, group: Sequence[CardSet], up
         run.solved[r] = k
 
 
-def _planned(run: _DiscardRun, stages: Stages, finalists: int, final_n: int) -> int:
-    """The solves the stages and the finalists will take (for progress)."""
+def _planned(run: _DiscardRun, stages: Stages, final_n: int) -> int:
+    """The solves the stages and the race will take at least (for progress)."""
     planned, width, have = 0, len(run.reps), 0
     for keep, upto in stages:
         width = min(width, keep) if keep is not None else width
         upto = min(upto, run.final_cap)
         planned += width * max(0, upto - have)
         have = max(have, upto)
-    return planned + min(finalists, len(run.reps)) * max(0, final_n - have)
+    return planned + min(width, 2) * max(0, final_n - have)
 
 
 def _prune(runner: SampleRunner, run: _DiscardRun, stages: Stages) -> None:
@@ -180,11 +195,8 @@ def _prune(runner: SampleRunner, run: _DiscardRun, stages: Stages) -> None:
             break
 
 
-def _choose_finalists(runner: SampleRunner, run: _DiscardRun, finalists: int) -> None:
-    if not runner.interrupted:
-        run.group = _best_first(runner, run, run.group)[:max(1, finalists)]
-        return
-    # Ctrl-C: rank what was solved; lay-aways not solved once are left out
+def _keep_solved(run: _DiscardRun) -> None:
+    """After Ctrl-C: rank what was solved; lay-aways not solved once are left out."""
     run.reps = [r for r in run.reps if run.solved[r] > 0]
     if not run.reps:
         raise KeyboardInterrupt
@@ -193,62 +205,122 @@ def _choose_finalists(runner: SampleRunner, run: _DiscardRun, finalists: int) ->
     run.group = [r for r in run.group if r in run.reps] or run.reps[:1]
 
 
-def _sample_finalists(runner: SampleRunner, run: _DiscardRun, final_n: int) -> None:
-    """The finalists to ``final_n`` samples, then (adaptive) in batches until the leader's
-    points meet the target."""
-    n = final_n
-    while not runner.interrupted:
+def _key(e: OptionEstimate, heur: float) -> tuple[float, float, float]:
+    """The ranking key: expected units, then expected points, then the rule of thumb."""
+    return (e.ev_units, e.expected_points or 0.0, heur)
+
+
+def _race(runner: SampleRunner, run: _DiscardRun, first: int, race_z: float) -> None:
+    """The race of the last stage's lay-aways on shared samples, batch by batch: a lay-away
+    whose paired difference from the leader exceeds ``race_z`` standard errors is no longer
+    sampled.  It stops at the sample count asked for, or (adaptive) once the leader's points
+    meet the target or at the cap.  A lay-away left behind that, on its own samples, is
+    not below the final leader rejoins the race (so the table ranks by its estimates)."""
+    n = min(first, run.final_cap)
+    while True:
         _extend(runner, run, run.group, n)
         if runner.interrupted:
             run.stopped = "interrupted"
-            break
-        if run.fixed is not None:
-            break
-        fit = runner.fit(list(range(n)))
-        leader = max(run.group, key=lambda r: _mean_units(runner, run, r))
-        pts = [runner.results[i][leader] for i in range(n)]
-        _, se = fit.mean([float(p) for p in pts])
-        n, why = next_batch(n, run.final_cap, se is not None and se <= run.target)
-        if why:
-            run.stopped = why
-            break
+            return
+        leader, est_by = _race_step(runner, run, n, race_z)
+        se = est_by[leader].stderr
+        done = n >= run.final_cap or (run.fixed is None and se is not None and se <= run.target)
+        if done:
+            back = _rejoining(runner, run, leader, est_by[leader])
+            if not back:
+                run.stopped = "samples" if run.fixed is not None else (
+                    "target" if n < run.final_cap else "max_samples")
+                return
+            run.group.extend(back)
+            runner.plan(sum(n - run.solved[r] for r in back))
+            continue
+        n = min(run.final_cap, n + BATCH)
         runner.plan(len(run.group) * (n - run.solved[run.group[0]]))
 
 
-def _pooled_spread(runner: SampleRunner, run: _DiscardRun) -> tuple[float, float] | None:
-    """The spread of points and of units per sample, pooled over lay-aways with 4 samples or more."""
+def _race_step(runner: SampleRunner, run: _DiscardRun, n: int, race_z: float
+               ) -> tuple[CardSet, dict[CardSet, OptionEstimate]]:
+    """The group's estimates on samples ``0 .. n-1``, its leader; drop those clearly behind."""
+    fit = runner.fit(list(range(n)))
+    est_by = {r: estimate_option(r, fit, _pays(runner, r, n), _points(runner, r, n)) for r in run.group}
+    leader = max(run.group, key=lambda r: _key(est_by[r], run.heur[r]))
+    lead = _pays(runner, leader, n)
+    kept = []
+    for r in run.group:
+        if r != leader:
+            diff, se = fit.mean([a - b for a, b in zip(lead, _pays(runner, r, n))])
+            if se is not None and diff > race_z * max(se, 1e-9):
+                continue
+        kept.append(r)
+    run.group = kept
+    return leader, est_by
+
+
+def _rejoining(runner: SampleRunner, run: _DiscardRun, leader: CardSet, lead_est: OptionEstimate) -> list[CardSet]:
+    """The lay-aways not in the race whose estimate through the leader is not below it."""
+    n = run.solved[leader]
+    lead = _series(runner, leader, n)
+    back = []
+    for r in run.reps:
+        k = run.solved[r]
+        if r in run.group or not 0 < k < n:
+            continue
+        e = relative_estimate(r, lead_est, lead, _series(runner, r, k), runner.fit(list(range(k))))
+        if _key(e, run.heur[r]) >= _key(lead_est, run.heur[leader]):
+            back.append(r)
+    return back
+
+
+def _pays(runner: SampleRunner, r: CardSet, k: int) -> list[float]:
+    return [float(payment(runner.results[i][r], "dobbm", 0, True)) for i in range(k)]
+
+
+def _points(runner: SampleRunner, r: CardSet, k: int) -> list[int]:
+    return [runner.results[i][r] for i in range(k)]
+
+
+def _series(runner: SampleRunner, r: CardSet, k: int) -> Series:
+    return Series(_pays(runner, r, k), _points(runner, r, k))
+
+
+def _pooled_difference(runner: SampleRunner, run: _DiscardRun, leader: CardSet) -> tuple[float, float] | None:
+    """The spread per sample of points and units minus the leader's, pooled over the
+    lay-aways with 4 samples or more."""
     dof = 0
     sp = su = 0.0
     for r in run.reps:
         k = run.solved[r]
-        if k >= 4:
-            pts = [runner.results[i][r] for i in range(k)]
-            pays = [payment(p, "dobbm", 0, True) for p in pts]
-            mp, mu_ = sum(pts) / k, sum(pays) / k
-            sp += sum((p - mp) ** 2 for p in pts)
-            su += sum((u - mu_) ** 2 for u in pays)
-            dof += k - 1
+        if r == leader or k < 4:
+            continue
+        dp = [float(a - b) for a, b in zip(_points(runner, r, k), _points(runner, leader, k))]
+        du = [a - b for a, b in zip(_pays(runner, r, k), _pays(runner, leader, k))]
+        mp, mu_ = sum(dp) / k, sum(du) / k
+        sp += sum((x - mp) ** 2 for x in dp)
+        su += sum((x - mu_) ** 2 for x in du)
+        dof += k - 1
     if not dof:
         return None
     return math.sqrt(sp / dof), math.sqrt(su / dof)
 
 
-def _estimates(runner: SampleRunner, run: _DiscardRun
-               ) -> tuple[dict[CardSet, OptionEstimate], dict[CardSet, dict[int, float]]]:
-    """Each distinct lay-away's estimate, and its payments by sample index."""
-    pooled = _pooled_spread(runner, run)
-    est_by: dict[CardSet, OptionEstimate] = {}
-    pays_by: dict[CardSet, dict[int, float]] = {}
+def _estimates(runner: SampleRunner, run: _DiscardRun) -> tuple[CardSet, dict[CardSet, OptionEstimate]]:
+    """The leader (the best of the lay-aways with the most samples) and every lay-away's
+    estimate: the leader's and those with as many samples directly, the others through
+    the leader (:func:`relative_estimate`)."""
+    n = max(run.solved[r] for r in run.reps)
+    fit = runner.fit(list(range(n)))
+    top = {r: estimate_option(_names(r), fit, _pays(runner, r, n), _points(runner, r, n))
+           for r in run.reps if run.solved[r] == n}
+    leader = max(top, key=lambda r: _key(top[r], run.heur[r]))
+    lead = _series(runner, leader, n)
+    pooled = _pooled_difference(runner, run, leader)
+    est_by = dict(top)
     for r in run.reps:
         k = run.solved[r]
-        pts = [runner.results[i][r] for i in range(k)]
-        pays = [float(payment(p, "dobbm", 0, True)) for p in pts]
-        e = estimate_option(_names(r), runner.fit(list(range(k))), pays, pts)
-        if k < 4 and pooled is not None:
-            e = replace(e, stderr=pooled[0] / math.sqrt(k), stderr_units=pooled[1] / math.sqrt(k))
-        est_by[r] = e
-        pays_by[r] = dict(enumerate(pays))
-    return est_by, pays_by
+        if k < n:
+            est_by[r] = relative_estimate(_names(r), top[leader], lead, _series(runner, r, k),
+                                          runner.fit(list(range(k))), pooled)
+    return leader, est_by
 
 
 def _options(run: _DiscardRun, est_by: dict[CardSet, OptionEstimate],
@@ -271,11 +343,11 @@ def _notes(run: _DiscardRun, options: list[OptionEstimate], most: int) -> tuple[
     lay_aways = sum(1 + len(o.alike) for o in options)
     return ("open-card play of each sample is the standard Monte Carlo approximation",
             f"all {lay_aways} legal lay-aways ({len(run.reps)} distinct in play) were solved on the "
-            f"first sample; the best went on to more of the same samples, the {len(run.group)} finalists "
-            f"to {most}",
-            "standard errors of lay-aways solved on fewer than 4 samples are pooled",
-            "ranked by the samples each lay-away reached, then by units: one dropped at an early cut "
-            "rests on fewer samples and can show more units than a finalist",
+            f"first sample; the best went on to more of the same samples and raced, "
+            f"{len(run.group)} going the distance to {most}",
+            "a lay-away solved on fewer samples is estimated through the leader: the leader's "
+            "estimate plus the paired difference on the samples it has",
+            "ranked by the estimates shown; a lay-away that would not rank below the leader "
+            "rejoins the race",
             "lay-aways that differ only in interchangeable 6-9 cards play the same: one row, the others "
             "listed as alike")
-

@@ -15,6 +15,7 @@ standard error of at most ``target_stderr`` (default :data:`TARGET_STDERR`
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..cards import BB_SUITS, BB_TRUMPS, CardSet, popcount, set_points
@@ -178,6 +179,55 @@ def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: 
         ww, _ = fit.mean([w * x for w, x in zip(weights, wins)])
         win = ww / wbar
     return OptionEstimate(option, ev, min(1.0, max(0.0, win)), min(120.0, max(0.0, ep)), se_p, n, se_u)
+
+
+@dataclass(frozen=True)
+class Series:
+    """An option's per-sample values on samples ``0 .. len-1``: payments (units) and the
+    declarer's points."""
+
+    pays: Sequence[float]
+    points: Sequence[int]
+
+    def wins(self) -> list[float]:
+        return [1.0 if p >= WIN_THRESHOLD else 0.0 for p in self.points]
+
+
+def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: Series, fit: PlainMean,
+                      pooled: tuple[float, float] | None = None) -> OptionEstimate:
+    """An option solved on fewer samples than the leader, estimated through the leader.
+
+    The estimate is the leader's (on all its ``n`` samples) plus the paired
+    mean difference ``mine - lead`` on the ``k`` samples the option has
+    (``fit``: their estimator), for units, points and wins alike.  Its
+    variance is ``se_leader^2 + se_diff^2 + 2 cov(leader, diff) / n``, the
+    covariance from the ``k`` shared samples.  With fewer than 4 samples the
+    difference's spread per sample is ``pooled`` (points, units) when given.
+    """
+    k, n = len(mine.pays), leader.samples
+    du_y = [a - b for a, b in zip(mine.pays, lead.pays)]
+    dp_y = [float(a - b) for a, b in zip(mine.points, lead.points)]
+    du, se_du = fit.mean(du_y)
+    dp, se_dp = fit.mean(dp_y)
+    dw, _ = fit.mean([a - b for a, b in zip(mine.wins(), lead.wins())])
+    if k < 4 and pooled is not None:
+        se_dp, se_du = pooled[0] / math.sqrt(k), pooled[1] / math.sqrt(k)
+
+    def combined(se_lead: float | None, se_d: float | None, base: Sequence[float], d: list[float]) -> float | None:
+        if se_lead is None or se_d is None:
+            return None
+        cov = 0.0
+        if k >= 2:
+            mb, md = sum(base[:k]) / k, sum(d) / k
+            cov = sum((x - mb) * (y - md) for x, y in zip(base, d)) / (k - 1)
+        return math.sqrt(max(0.0, se_lead ** 2 + se_d ** 2 + 2.0 * cov / n))
+
+    se_u = combined(leader.stderr_units, se_du, lead.pays, du_y)
+    if leader.expected_points is None or leader.win_probability is None:
+        return OptionEstimate(option, leader.ev_units + du, None, None, None, k, se_u)
+    se_p = combined(leader.stderr, se_dp, [float(p) for p in lead.points], dp_y)
+    return OptionEstimate(option, leader.ev_units + du, min(1.0, max(0.0, leader.win_probability + dw)),
+                          min(120.0, max(0.0, leader.expected_points + dp)), se_p, k, se_u)
 
 
 def paired_difference(fit_for: Callable[[Sequence[int]], PlainMean], a: Mapping[int, float],

@@ -257,9 +257,7 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
     """A small table: option, expected units, win %, expected points, error.
 
     With ``limit``, only the first ``limit`` options and a line saying how many more.
-    Options that play the same show as one row (``+N alike``).  Where options
-    rest on different numbers of samples (the lay-aways dropped at each cut), a
-    line marks where each group starts.
+    Options that play the same show as one row (``+N alike``).
     """
     opts = advice.options if limit is None else advice.options[:limit]
     if advice.command == "discard":
@@ -271,11 +269,7 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
             f"{advice.samples} samples, seed {advice.seed}",
             f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
             "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
-    staged = len({o.samples for o in advice.options}) > 1 and advice.command == "discard"
-    for k, (o, name) in enumerate(zip(opts, names)):
-        if staged and k and o.samples != opts[k - 1].samples:
-            rows.append(f"  -- dropped after {o.samples} sample{'s' if o.samples != 1 else ''}, "
-                        "ranked by units among themselves --")
+    for o, name in zip(opts, names):
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
