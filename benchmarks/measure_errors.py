@@ -10,8 +10,9 @@ printed ratio is the root mean square of the z-scores (corrected for the
 mean taken out), i.e. the spread over seeds in units of the reported error.
 An honest error gives 1; 0.8-1.2 is the band asked for.  Its own standard
 error comes from resampling the views (bootstrap).  Printed for every option
-("all") and for the option each run recommends ("recommended": the run's
-top row, whatever it is), in expected units and in expected points.
+("all"), for the options solved on the run's full sample count in every run
+("distance"), and for the option each run recommends ("recommended": the
+run's top row, whatever it is), in expected units and in expected points.
 
 With 20 seeds one view's ratio alone has a standard error of about 16%,
 hence the pooling over views.
@@ -136,8 +137,9 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=None, help="fixed samples (default: adaptive)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    units: dict[str, list[list[list[tuple[float, float]]]]] = {"all": [], "recommended": []}
-    points: dict[str, list[list[list[tuple[float, float]]]]] = {"all": [], "recommended": []}
+    kinds = ("all", "distance", "recommended")
+    units: dict[str, list[list[list[tuple[float, float]]]]] = {k: [] for k in kinds}
+    points: dict[str, list[list[list[tuple[float, float]]]]] = {k: [] for k in kinds}
     for v in range(args.views):
         doc = make_doc(args.command, rng)
         view = make_view(parse_spec(doc, f"view{v}"), args.command)
@@ -147,10 +149,12 @@ def main() -> None:
         for adv in runs:
             for o in adv.options:
                 per_option.setdefault(repr(o.option), []).append(
-                    (o.ev_units, o.stderr_units, o.expected_points, o.stderr))
+                    (o.ev_units, o.stderr_units, o.expected_points, o.stderr, o.samples == adv.samples))
         full = [rows for rows in per_option.values() if len(rows) == len(runs)]
-        units["all"].append([[(r[0], r[1]) for r in rows] for rows in full if all(r[1] for r in rows)])
-        points["all"].append([[(r[2], r[3]) for r in rows] for rows in full if all(r[3] for r in rows)])
+        distance = [rows for rows in full if all(r[4] for r in rows)]
+        for kind, chosen in (("all", full), ("distance", distance)):
+            units[kind].append([[(r[0], r[1]) for r in rows] for rows in chosen if all(r[1] for r in rows)])
+            points[kind].append([[(r[2], r[3]) for r in rows] for rows in chosen if all(r[3] for r in rows)])
         top = [adv.options[0] for adv in runs]
         units["recommended"].append([[(o.ev_units, o.stderr_units) for o in top]]
                                     if all(o.stderr_units for o in top) else [])
@@ -161,7 +165,7 @@ def main() -> None:
         print(f"view {v}: {len(full)} options in every run, ratio {ratio:.2f}; "
               f"recommendations: {len(recs)} distinct", flush=True)
     brng = random.Random(0)
-    for kind in ("all", "recommended"):
+    for kind in kinds:
         print(f"{args.command} {kind}: spread / reported error, units {_with_bootstrap(units[kind], brng)}; "
               f"points {_with_bootstrap(points[kind], brng)}")
 

@@ -202,7 +202,8 @@ def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: S
     (``fit``: their estimator), for units, points and wins alike.  Its
     variance is ``se_leader^2 + se_diff^2 + 2 cov(leader, diff) / n``, the
     covariance from the ``k`` shared samples.  With fewer than 4 samples the
-    difference's spread per sample is ``pooled`` (points, units) when given.
+    difference's spread per sample is ``pooled`` (points, units) when given,
+    and the covariance is not counted.
     """
     k, n = len(mine.pays), leader.samples
     du_y = [a - b for a, b in zip(mine.pays, lead.pays)]
@@ -217,7 +218,7 @@ def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: S
         if se_lead is None or se_d is None:
             return None
         cov = 0.0
-        if k >= 2:
+        if k >= 4 or (k >= 2 and pooled is None):
             mb, md = sum(base[:k]) / k, sum(d) / k
             cov = sum((x - mb) * (y - md) for x, y in zip(base, d)) / (k - 1)
         return math.sqrt(max(0.0, se_lead ** 2 + se_d ** 2 + 2.0 * cov / n))
