@@ -36,6 +36,7 @@ from dobbm_solver.analyzer import (
     make_view,
 )
 from dobbm_solver.cards import set_names
+from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.heuristics import deal_cards, heuristic_discard
 
@@ -61,8 +62,11 @@ def _auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]:
     return bids
 
 
-def make_doc(command: str, rng: random.Random) -> dict[str, Any]:
-    """A seeded view document for ``command``: a deal, bid by the model, seen from one seat."""
+def make_doc(command: str, rng: random.Random, full: bool = False) -> dict[str, Any]:
+    """A seeded view document for ``command``: a deal, bid by the model, seen from one seat.
+
+    ``full`` (``discard`` only): ``{"view": the document, "deal": the real deal}``,
+    the Dobbm with the 8 dealt cards and no lay-away yet."""
     while True:
         order = list(range(36))
         rng.shuffle(order)
@@ -86,6 +90,8 @@ def make_doc(command: str, rng: random.Random) -> dict[str, Any]:
             if contract != "dobbm":
                 continue
             doc.update(me=declarer, hands={declarer: _names(held[declarer])}, dobb=_names(dobb))
+            if full:
+                return {"view": doc, "deal": Deal(SEATS, declarer, "dobbm", held, dobb, None, (), 0, "Dave")}
             return doc
         doc.update(declarer=declarer, contract=contract)
         if command == "double":
