@@ -72,7 +72,8 @@ def one(args: tuple[int, int, str]) -> dict[str, Any]:
     return out
 
 
-def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, spread: float) -> dict[str, float]:
+def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, spread: float,
+                   lapse: float | None = None) -> dict[str, float]:
     sig = bidding._sig
     ps = sig((strength - t_solo) / spread)
     if said:
@@ -80,32 +81,34 @@ def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, s
     else:
         pd = sig((strength - t_dobbm) / spread)
         p = {"pass": 1.0 - pd, "dobbm": max(0.0, pd - ps), "solo": ps}
-    lapse, base = bidding.BID_LAPSE, bidding.BID_BASE_RATE
+    lapse = bidding.BID_LAPSE if lapse is None else lapse
+    base = bidding.BID_BASE_RATE
     kind = {"pass": bidding.KIND_NOT_SOLO if said else bidding.KIND_PASS,
             "dobbm": bidding.KIND_DOBBM, "solo": bidding.KIND_SOLO}
     return {k: (1 - lapse) * v + lapse * base[kind[k]] for k, v in p.items()}
 
 
-def _loglik(rows: list[tuple[float, bool, str]], t_dobbm: float, t_solo: float, spread: float) -> float:
-    return sum(math.log(max(1e-12, _probabilities(s, said, t_dobbm, t_solo, spread)[b]))
+def _loglik(rows: list[tuple[float, bool, str]], t_dobbm: float, t_solo: float, spread: float,
+            lapse: float | None = None) -> float:
+    return sum(math.log(max(1e-12, _probabilities(s, said, t_dobbm, t_solo, spread, lapse)[b]))
                for s, said, b in rows) / len(rows)
 
 
-def _refit(rows: list[tuple[float, bool, str]]) -> tuple[float, float, float]:
-    """Maximum likelihood thresholds and spread, by coordinate search."""
-    best = [bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD]
-    step = [2.0, 2.0, 0.5]
+def _refit(rows: list[tuple[float, bool, str]]) -> tuple[float, float, float, float]:
+    """Maximum likelihood thresholds, spread and lapse, by coordinate search."""
+    best = [bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD, bidding.BID_LAPSE]
+    step = [2.0, 2.0, 0.5, 0.02]
     for _ in range(8):
-        for axis in range(3):
+        for axis in range(4):
             cands = []
             for k in range(-4, 5):
                 c = list(best)
                 c[axis] += step[axis] * k / 4
-                if c[2] > 0.1:
+                if c[2] > 0.1 and 0.001 <= c[3] <= 0.5:
                     cands.append(c)
-            best = max(cands, key=lambda c: _loglik(rows, c[0], c[1], c[2]))
+            best = max(cands, key=lambda c: _loglik(rows, c[0], c[1], c[2], c[3]))
         step = [x / 2 for x in step]
-    return best[0], best[1], best[2]
+    return best[0], best[1], best[2], best[3]
 
 
 def _bucket(s: float) -> str:
@@ -133,12 +136,11 @@ def report_bids(rows: list[tuple[float, bool, str]]) -> None:
         obs = sum(r[2] == "solo" for r in said) / len(said)
         pred = statistics.fmean(bid_probabilities_with_lapse(r[0], True)["solo"] for r in said)
         print(f"  after a Dobbm: n={len(said)} solo {obs:.3f} vs {pred:.3f}")
-    model = (bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD)
+    model = (bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD, bidding.BID_LAPSE)
     fit = _refit(rows)
-    print(f"model  thresholds dobbm {model[0]:.2f} solo {model[1]:.2f} spread {model[2]:.2f}: "
-          f"log-likelihood {_loglik(rows, *model):.4f} a bid")
-    print(f"refit  thresholds dobbm {fit[0]:.2f} solo {fit[1]:.2f} spread {fit[2]:.2f}: "
-          f"log-likelihood {_loglik(rows, *fit):.4f} a bid ({len(rows)} bids)")
+    for name, m in (("model", model), ("refit", fit)):
+        print(f"{name}  thresholds dobbm {m[0]:.2f} solo {m[1]:.2f} spread {m[2]:.2f} lapse {m[3]:.3f}: "
+              f"log-likelihood {_loglik(rows, *m):.4f} a bid ({len(rows)} bids)")
 
 
 def bid_probabilities_with_lapse(strength: float, said: bool) -> dict[str, float]:
