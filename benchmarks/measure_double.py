@@ -21,7 +21,9 @@ import math
 import random
 import statistics
 
-from dobbm_solver.analyzer import analyze_double, bid_probabilities, bidding, make_view, sampling
+from measure_errors import SEATS, model_auction
+
+from dobbm_solver.analyzer import analyze_double, bidding, make_view, sampling
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_specs
@@ -29,29 +31,13 @@ from dobbm_solver.heuristics import deal_cards, heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 
-SEATS = ("Anna", "Bert", "Cora", "Dave")
-
-
-def _auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]:
-    """Bids by the model, Anna forehand (Dave dealt), until a Solo or the round ends."""
-    bids: list[tuple[str, str]] = []
-    dobbm_said = False
-    for i, seat in enumerate(SEATS):
-        p = bid_probabilities(hands[i], dobbm_said=dobbm_said)
-        bid = rng.choices(list(p), weights=list(p.values()))[0]
-        bids.append((seat, bid))
-        if bid == "solo":
-            break
-        dobbm_said = dobbm_said or bid == "dobbm"
-    return bids
-
 
 def _deal(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str, str]]]:
     while True:
         order = list(range(36))
         rng.shuffle(order)
         hands, dobb = deal_cards(order, 4)
-        bids = _auction(rng, hands)
+        bids = model_auction(rng, hands)
         said = [(s, b) for s, b in bids if b != "pass"]
         if not said or said[-1][1] != contract:
             continue

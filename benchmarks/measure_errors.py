@@ -49,7 +49,8 @@ def _names(cs: int) -> str:
     return " ".join(set_names(cs))
 
 
-def _auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]:
+def model_auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]:
+    """Bids drawn from the bidding model, Anna forehand (Dave dealt), until a Solo or the round ends."""
     bids: list[tuple[str, str]] = []
     dobbm_said = False
     for i, seat in enumerate(SEATS):
@@ -75,12 +76,12 @@ def make_doc(command: str, rng: random.Random, full: bool = False) -> dict[str, 
         doc: dict[str, Any] = {"seats": list(SEATS), "dealer": "Dave"}
         if command == "bid":
             seat = SEATS[rng.randrange(4)]
-            bids = _auction(rng, hands)[:SEATS.index(seat)]
+            bids = model_auction(rng, hands)[:SEATS.index(seat)]
             if any(b == "solo" for _, b in bids):
                 continue
             doc.update(me=seat, bids=[{s: b} for s, b in bids], hands={seat: _names(held[seat])})
             return doc
-        bids = _auction(rng, hands)
+        bids = model_auction(rng, hands)
         said = [(s, b) for s, b in bids if b != "pass"]
         if not said:
             continue
