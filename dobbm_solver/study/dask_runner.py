@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 import socket
 import uuid
-from typing import Any
+from typing import Any, Callable, Iterator, Sequence
 
+from ..errors import DobbmRuntimeError
 from .collect import StudyDeal
 from .errors import StudyError, StudyRunError
 from .local import Sink
 from .rows import solve_chunk
 
-__all__ = ["CONNECT_SECONDS", "HANDSHAKE_SECONDS", "check_address", "dask_client", "run_dask"]
+__all__ = ["CONNECT_SECONDS", "HANDSHAKE_SECONDS", "check_address", "dask_client", "map_completed", "run_dask"]
 
 #: Seconds to wait for the scheduler's port to answer (a refusal is at once).
 CONNECT_SECONDS = 5.0
@@ -80,28 +81,45 @@ def dask_client(address: str) -> Any:
         raise StudyRunError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
-def run_dask(client: Any, parts: list[list[StudyDeal]], mode: str, tt_mb: int, sink: Sink) -> None:
-    """Map the chunks over the cluster and pass each chunk's rows to ``sink`` as they
-    complete; on any failure (Ctrl-C included) the futures are cancelled."""
+def map_completed(client: Any, fn: Callable[..., Any], items: Sequence[Any], *, name: str,
+                  failure: type[DobbmRuntimeError], what: str,
+                  passthrough: tuple[type[BaseException], ...] = (), **kwargs: Any) -> Iterator[tuple[int, Any]]:
+    """``(i, fn(items[i], **kwargs))`` for every item, in the order the cluster completes them.
+
+    A worker that cannot import the task (no ``dobbm_solver``) or a task that fails
+    raises ``failure`` (``what``: what the workers cannot do); exceptions of
+    ``passthrough`` propagate as they are.  On any failure, Ctrl-C and an
+    abandoned iteration included, the futures still running are cancelled.
+    """
     from distributed import as_completed
     run = uuid.uuid4().hex[:12]
-    futures = client.map(solve_chunk, parts, mode=mode, tt_mb=tt_mb, pure=False,
-                         key=[f"dobbm-study-{run}-{i}" for i in range(len(parts))])
+    futures = client.map(fn, items, pure=False, key=[f"dobbm-{name}-{run}-{i}" for i in range(len(items))],
+                         **kwargs)
+    position = {f.key: i for i, f in enumerate(futures)}
     try:
         for fut in as_completed(futures):
             try:
-                rows = fut.result()
-            except (ImportError, AttributeError) as e:
-                raise StudyRunError(f"the Dask workers cannot run the study ({e}); "
-                                    "install dobbm_solver on every worker") from None
-            except ValueError:   # a deal the solver rejects: the caller's input error
+                result = fut.result()
+            except passthrough:
                 raise
+            except (ImportError, AttributeError) as e:
+                raise failure(f"the Dask workers cannot {what} ({e}); "
+                              "install dobbm_solver on every worker") from None
             except Exception as e:   # e.g. distributed.KilledWorker
-                raise StudyRunError(f"a Dask task failed: {type(e).__name__}: {e}") from None
-            sink(rows)
+                raise failure(f"a Dask task failed: {type(e).__name__}: {e}") from None
+            yield position[fut.key], result
     except BaseException:
         try:
             client.cancel(futures)
         except Exception:  # pragma: no cover - the connection is already gone
             pass
         raise
+
+
+def run_dask(client: Any, parts: list[list[StudyDeal]], mode: str, tt_mb: int, sink: Sink) -> None:
+    """Map the chunks over the cluster and pass each chunk's rows to ``sink`` as they
+    complete (a deal the solver rejects is the caller's input error: its ``ValueError``
+    propagates); on any failure (Ctrl-C included) the futures are cancelled."""
+    for _, rows in map_completed(client, solve_chunk, parts, name="study", failure=StudyRunError,
+                                 what="run the study", passthrough=(ValueError,), mode=mode, tt_mb=tt_mb):
+        sink(rows)
