@@ -66,9 +66,9 @@ The parse builds the same raw mapping as a YAML hand file and checks it with
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
-from .cards import card_name, set_names
+from .cards import Card, CardSet, card_name, set_names
 from .deal import Deal
 from .dealt import dealt_hands
 from .echo import brief
@@ -244,16 +244,23 @@ def format_deal_line(deal: Deal, *, dealt: bool = False) -> str:
             parts.append(f"{s}: out")
         else:
             parts.append(f"{s}: {' '.join(set_names(hands.get(s, 0))) or '-'}")
-    parts.append(f"dobb: {' '.join(set_names(deal.dobb))}")
-    if deal.discard is not None:
-        parts.append(f"discard: {' '.join(set_names(deal.discard))}")
-    if deal.tricks:
-        parts.append("tricks: " + ", ".join(" ".join(card_name(c) for c in t) for t in deal.tricks))
-    if deal.doublings:
-        parts.append(f"doublings: {deal.doublings}")
-    if deal.dealer is not None and not five:
-        parts.append(f"dealer: {deal.dealer}")
-    return " | ".join(parts)
+    return " | ".join(parts + _later_segments(deal.dobb, deal.discard, deal.tricks, deal.doublings,
+                                              None if five else deal.dealer))
+
+
+def _later_segments(dobb: CardSet | None, discard: CardSet | None, tricks: Sequence[Sequence[Card]],
+                    doublings: int, dealer: str | None) -> list[str]:
+    """The segments after the hands: ``dobb``, ``discard``, ``tricks``, ``doublings``,
+    ``dealer`` (each only when there is one)."""
+    parts = [f"{key}: {' '.join(set_names(cs)) or EMPTY_HAND}"
+             for key, cs in (("dobb", dobb), ("discard", discard)) if cs is not None]
+    if tricks:
+        parts.append("tricks: " + ", ".join(" ".join(card_name(c) for c in t) for t in tricks))
+    if doublings:
+        parts.append(f"doublings: {doublings}")
+    if dealer is not None:
+        parts.append(f"dealer: {dealer}")
+    return parts
 
 
 def format_spec_line(spec: HandSpec, *, dealt: bool = False) -> str:
@@ -278,16 +285,8 @@ def format_spec_line(spec: HandSpec, *, dealt: bool = False) -> str:
             parts.append(f"{s}: {' '.join(set_names(hands[s])) or EMPTY_HAND}")
         else:
             parts.append(f"{s}: {UNKNOWN_HAND}")
-    for key in ("dobb", "discard"):
-        cs = getattr(spec, key)
-        if cs is not None:
-            parts.append(f"{key}: {' '.join(set_names(cs)) or EMPTY_HAND}")
-    if spec.tricks:
-        parts.append("tricks: " + ", ".join(" ".join(card_name(c) for c in t) for t in spec.tricks))
-    if spec.doublings:
-        parts.append(f"doublings: {spec.doublings}")
-    if spec.dealer is not None and not five:
-        parts.append(f"dealer: {spec.dealer}")
+    parts += _later_segments(spec.dobb, spec.discard, spec.tricks, spec.doublings,
+                             None if five else spec.dealer)
     if spec.bids:
         parts.append("bids: " + ", ".join(f"{who} {bid}" for who, bid in spec.bids))
     if spec.must:
