@@ -97,7 +97,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     the recommendation first; ``samples`` on each says how many deals it
     was solved on.  One option per class, the class's other lay-aways in
     its ``alike``.  The difference's spread of a lay-away solved on fewer
-    than 4 samples is pooled from the better-sampled ones.
+    than 4 samples is the largest spread per sample of the better-sampled ones.
 
     ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``
     (the lay-aways that went the distance),
@@ -284,11 +284,10 @@ def _series(runner: SampleRunner, r: CardSet, k: int) -> Series:
 
 
 def _pooled_spread(runner: SampleRunner, run: _DiscardRun) -> tuple[float, float] | None:
-    """The spread per sample of points and of units, pooled over the lay-aways with 4
-    samples or more: the spread of a difference from the leader taken for a lay-away with
-    fewer (the spread of differences of the better-sampled lay-aways, the good ones, is
-    too small for the poor ones: measured with ``benchmarks/measure_errors.py``)."""
-    dof = 0
+    """The spread per sample of points and of units taken for a lay-away solved on fewer
+    than 4 samples: the largest of the lay-aways with 4 samples or more (the poor
+    lay-aways left behind at the first cut spread more than the good ones, see
+    ``benchmarks/measure_errors.py``)."""
     sp = su = 0.0
     for r in run.reps:
         k = run.solved[r]
@@ -296,12 +295,9 @@ def _pooled_spread(runner: SampleRunner, run: _DiscardRun) -> tuple[float, float
             continue
         pts, pays = _points(runner, r, k), _pays(runner, r, k)
         mp, mu_ = sum(pts) / k, sum(pays) / k
-        sp += sum((x - mp) ** 2 for x in pts)
-        su += sum((x - mu_) ** 2 for x in pays)
-        dof += k - 1
-    if not dof:
-        return None
-    return math.sqrt(sp / dof), math.sqrt(su / dof)
+        sp = max(sp, math.sqrt(sum((x - mp) ** 2 for x in pts) / (k - 1)))
+        su = max(su, math.sqrt(sum((x - mu_) ** 2 for x in pays) / (k - 1)))
+    return (sp, su) if sp > 0 or su > 0 else None
 
 
 def _estimates(runner: SampleRunner, run: _DiscardRun) -> tuple[CardSet, dict[CardSet, OptionEstimate]]:
@@ -347,7 +343,8 @@ def _notes(run: _DiscardRun, options: list[OptionEstimate], most: int) -> tuple[
             f"first sample; the best went on to more of the same samples and raced, "
             f"{len(run.group)} going the distance to {most}",
             "a lay-away solved on fewer samples is estimated through the leader: the leader's "
-            "estimate plus the paired difference on the samples it has",
+            "estimate plus the paired difference on the samples it has; below 4 samples its "
+            "difference's spread is taken as the largest spread of those with 4 or more",
             "ranked by the estimates shown; a lay-away that would not rank below the leader "
             "rejoins the race",
             "lay-aways that differ only in interchangeable 6-9 cards play the same: one row, the others "
