@@ -9,7 +9,8 @@ and the Dobb.  Every legal lay-away of the real deal is then solved with open
 cards (``Solver.study_discards``), so each choice is realised exactly: the
 declarer's points and units with the advice's lay-away, with
 ``heuristic_discard``'s, and with the hindsight best.  Printed: the mean
-paired difference advice - rule of thumb in points and in declarer units,
+paired difference advice - rule of thumb in points and in units (what each
+defender pays the declarer),
 each with its standard error over the deals, and each one's regret against
 the hindsight best.
 """
@@ -71,7 +72,7 @@ def main() -> None:
         if (n + 1) % 25 == 0:
             print(f"{n + 1} deals: advice - rule {_mean_se(d_pts)} points", flush=True)
     print(f"{len(d_pts)} deals: advice - rule of thumb = {_mean_se(d_pts)} points a deal, "
-          f"{_mean_se(d_units)} declarer units (paired); regret against the hindsight best: "
+          f"{_mean_se(d_units)} units from each defender (paired); regret against the hindsight best: "
           f"advice {_mean_se(regret['advice'])}, rule {_mean_se(regret['rule'])} points")
 
 
