@@ -32,6 +32,9 @@ deals (+0.95 +- 0.36 on the real deals), choosing differently on 153 of 300.
 ``first .. first+N-1`` and reports how often the shipped rule and
 ``heuristic_discard`` choose its lay-away (the same class), and the points
 each loses against it on the real deal, paired, with standard errors.
+``agree --hands 120 --first 100000``: the calibrated rule agrees on 56 of 120
+(47%) and loses 1.26 +- 0.53 points against ``discard``; ``heuristic_discard``
+agrees on 45 (38%) and loses 3.00 +- 0.72; calibrated minus heuristic +1.74 +- 0.63.
 
 Not a test: pytest does not collect it.
 """

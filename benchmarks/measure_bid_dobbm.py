@@ -17,6 +17,13 @@ predicted units minus realised, mean and standard error, for both rules;
 the paired difference of the two predictions; the realised value of the
 two rules' own lay-aways on the deal; and the solves each ``bid`` used.
 
+Measured with ``--deals 150`` (declarer units): realised with ``discard``'s
+lay-away -1.15; predicted minus realised -0.70 +- 1.07 (with
+``heuristic_discard``: -1.42 +- 1.07); the calibrated rule raises the
+prediction by 0.72 +- 0.10, paired; the rule's own lay-away realises 0.41 +-
+0.29 less than ``discard``'s, the rule of thumb's 1.57 +- 0.42 less; solves
+per ``bid`` 95.4 (with ``heuristic_discard`` 92.8: adaptive stopping).
+
 Runs every analysis in its worker process (``jobs=1`` inside), so the rule
 can be switched there.  Not a test: pytest does not collect it.
 """
