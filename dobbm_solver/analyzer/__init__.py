@@ -29,6 +29,7 @@ The modules, in the order data flows through them:
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
 * :mod:`.lay_aways` -- lay-aways that are the same in play;
+* :mod:`.lay_away_rule` -- the calibrated lay-away rule ``bid`` lays away by (:func:`calibrated_discard`);
 * :mod:`.bid`, :mod:`.discard`, :mod:`.double`, :mod:`.play` -- the four analyses;
 * :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`);
 * :mod:`.arguments` -- the arguments they take, checked.
@@ -43,6 +44,7 @@ from .checks import load_views, make_view
 from .discard import analyze_discard
 from .double import analyze_double
 from .estimate import TARGET_STDERR
+from .lay_away_rule import calibrated_discard
 from .lay_aways import lay_away_classes
 from .payment import payment
 from .play import analyze_play, play_turn
@@ -53,7 +55,7 @@ from .view import AnalyzerError, View
 __all__ = [
     "BID_DOBBM_THRESHOLD", "BID_SOLO_THRESHOLD", "BID_SPREAD", "TARGET_STDERR",
     "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
-    "bid_probabilities", "model_bid", "payment", "lay_away_classes",
+    "bid_probabilities", "model_bid", "payment", "lay_away_classes", "calibrated_discard",
     "make_view", "load_views", "sample_deals",
     "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
 ]

@@ -14,14 +14,19 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..cards import CardSet
 from ..deal import Deal
-from ..heuristics import fast_hand_strength, heuristic_discard
+from ..heuristics import fast_hand_strength
 from .bidding import solo_probability
+from .lay_away_rule import calibrated_discard
 from .view import View
 
 if TYPE_CHECKING:
     from ..solver import Solver
 
 Work = Callable[[View, "Solver", Deal, Mapping[str, CardSet], Any], dict]
+
+#: How ``bid`` lays away the declarer's 12 cards (the 8 dealt and the sampled
+#: Dobb) in each sample: from those 12 cards alone, never the sampled hands.
+BID_LAY_AWAY: Callable[[CardSet], CardSet] = calibrated_discard
 
 
 def _points(solver: Solver, deal: Deal) -> int:
@@ -30,12 +35,14 @@ def _points(solver: Solver, deal: Deal) -> int:
 
 def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet],
              payload: Sequence[str]) -> dict:
-    """Each option of ``payload`` (``dobbm``, ``solo``): its weight and the declarer's points."""
+    """Each option of ``payload`` (``dobbm``, ``solo``): its weight and the declarer's points.
+
+    Dobbm is solved with the lay-away :data:`BID_LAY_AWAY` chooses from the 12 cards."""
     out = {}
     for opt in payload:
         if opt == "dobbm":
             me = view.me
-            p = _points(solver, deal.with_discard(heuristic_discard(deal.hands[me] | deal.dobb)))
+            p = _points(solver, deal.with_discard(BID_LAY_AWAY(deal.hands[me] | deal.dobb)))
             w = 1.0
             if not view.must:
                 for s in view.later_bidders():
