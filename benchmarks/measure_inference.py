@@ -11,6 +11,8 @@ the arena's sample count), forehand first, up to a Solo.  Then:
    (``bid_probabilities``, lapses included), with the z-score of the
    difference; and the model refitted to these bids by maximum likelihood
    (thresholds and spread), with the mean log-likelihood per bid of both.
+   ``--base-rates HANDS`` prints instead the model's base rates
+   (``BID_BASE_RATE``) over random hands, for the constants it has.
 2. **The sampler against the truth.**  For every deal that ends in a game, the
    first defender's view (as ``double`` sees it) is sampled once; the
    sampled declarer's strength is set against the real declarer's, by
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 from multiprocessing import Pool
 from typing import Any
@@ -31,7 +34,7 @@ from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.arena.decisions import Env, decide_bid
 from dobbm_solver.arena.game import bidding_order, deal_table
 from dobbm_solver.arena.strategies import ARENA_SAMPLES
-from dobbm_solver.cards import set_names
+from dobbm_solver.cards import HAND_SIZE, NUM_CARDS, cardset, set_names
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.heuristics import hand_strength
 from dobbm_solver.solver import Solver
@@ -165,13 +168,32 @@ def report_sampler(games: list[dict[str, Any]]) -> None:
               + f"; sampled - real {statistics.fmean(d):+.2f} ± {statistics.stdev(d) / math.sqrt(len(d)):.2f}")
 
 
+def base_rates(hands: int, seed: int) -> dict[str, float]:
+    """The model's likelihood of each kind of bid averaged over ``hands`` random 8-card
+    hands: ``analyzer.bidding.BID_BASE_RATE`` for the model's present constants."""
+    rng = random.Random(seed)
+    deck = list(range(NUM_CARDS))
+    totals = dict.fromkeys(bidding.BID_BASE_RATE, 0.0)
+    for _ in range(hands):
+        s = hand_strength(cardset(rng.sample(deck, HAND_SIZE)))
+        for kind in totals:
+            totals[kind] += bidding.model_likelihood(kind, s)
+    return {k: round(v / hands, 4) for k, v in totals.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--strategy", choices=["advice", "rule", "open"], default="advice")
+    ap.add_argument("--base-rates", type=int, metavar="HANDS", default=0,
+                    help="only print the model's base rates over HANDS random hands (two seeds)")
     args = ap.parse_args()
+    if args.base_rates:
+        for seed in (1, 2):
+            print(f"base rates, seed {seed}: {base_rates(args.base_rates, seed)}")
+        return
     work = [(args.seed, i, args.strategy) for i in range(args.deals)]
     with Pool(args.jobs) as pool:
         tables = pool.map(one, work, chunksize=4)
