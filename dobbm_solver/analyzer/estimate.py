@@ -98,8 +98,11 @@ class ControlVariateFit(PlainMean):
 
     With features ``x`` of known mean ``mu`` (from many cheap draws), the
     mean of ``y`` is estimated by the intercept of ``y ~ 1 + (x - mu)``; its
-    variance is the residual variance times ``(X'X)^-1[0,0]``, plus the
-    uncertainty of ``mu`` itself.
+    variance is the heteroscedasticity-robust (HC3) sandwich estimate, plus
+    the uncertainty of ``mu`` itself.  (The plain least-squares variance
+    assumes every deal's points spread alike; a weak Solo's points do not,
+    and its errors came out 15-20% too small over seeds:
+    ``benchmarks/measure_errors.py``.)
     """
 
     def __init__(self, rows: Sequence[Sequence[float]], cv: ControlVariates) -> None:
@@ -113,15 +116,21 @@ class ControlVariateFit(PlainMean):
         if self.inv is None:
             return super().mean(y)
         X, inv = self.X, self.inv
-        n, k = len(X), len(X[0])
+        k = len(X[0])
         xty = [sum(x[a] * yi for x, yi in zip(X, y)) for a in range(k)]
         b = [sum(inv[a][c] * xty[c] for c in range(k)) for a in range(k)]
-        rss = sum((yi - sum(bj * xj for bj, xj in zip(b, x))) ** 2 for x, yi in zip(X, y))
-        s2 = rss / (n - k)
+        # the intercept's variance robust to a spread that differs from deal to deal
+        # (HC3: each residual scaled by its leverage), as the points of a game are
+        var0 = 0.0
+        for x, yi in zip(X, y):
+            e = yi - sum(bj * xj for bj, xj in zip(b, x))
+            row0 = sum(inv[0][c] * x[c] for c in range(k))        # (X'X)^-1 x, first entry
+            h = sum(x[a] * sum(inv[a][c] * x[c] for c in range(k)) for a in range(k))
+            var0 += (row0 * e / max(1e-9, 1.0 - h)) ** 2
         beta = b[1:]
         corr = self.cv.corr
         mu_var = sum(beta[a] * corr[a][c] * beta[c] for a in range(k - 1) for c in range(k - 1)) / self.cv.m
-        return b[0], math.sqrt(max(0.0, s2 * inv[0][0] + mu_var))
+        return b[0], math.sqrt(max(0.0, var0 + mu_var))
 
 
 class ControlVariates:
