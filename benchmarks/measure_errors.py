@@ -54,7 +54,7 @@ def model_auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]
     bids: list[tuple[str, str]] = []
     dobbm_said = False
     for i, seat in enumerate(SEATS):
-        p = bid_probabilities(hands[i], dobbm_said=dobbm_said)
+        p = bid_probabilities(hands[i], dobbm_said=dobbm_said, turn=i)
         bid = rng.choices(list(p), weights=list(p.values()))[0]
         bids.append((seat, bid))
         if bid == "solo":

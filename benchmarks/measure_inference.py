@@ -4,7 +4,8 @@
 
 Deals ``--deals`` arena tables (``arena.game.deal_table``) and bids each with
 every seat playing ``--strategy`` (the arena's ``advice``: ``analyze_bid`` at
-the arena's sample count), forehand first, up to a Solo.  Then:
+the arena's sample count; ``model``: bids drawn from the bidding model
+itself, where the sampler must be exact), forehand first, up to a Solo.  Then:
 
 1. **The bids against the model.**  By hand strength, how often the seats bid
    Dobbm and Solo, next to the model's probabilities for the same hands
@@ -52,10 +53,14 @@ def one(args: tuple[int, int, str]) -> dict[str, Any]:
     table = deal_table(seed, index)
     bids: tuple[tuple[str, str], ...] = ()
     rows = []
+    rng = random.Random(f"measure-inference:{seed}:{index}")
     for seat in bidding_order(table):
         said = any(b == "dobbm" for _, b in bids)
-        bid = decide_bid(strategy, table, _env, seat, bids)
-        rows.append((hand_strength(table.hands[seat]), said, bid))
+        if strategy == "model":
+            bid = _model_draw(rng, table.hands[seat], said, len(bids))
+        else:
+            bid = decide_bid(strategy, table, _env, seat, bids)
+        rows.append((hand_strength(table.hands[seat]), said, bid, len(bids)))
         bids += ((seat, bid),)
         if bid == "solo":
             break
@@ -73,6 +78,14 @@ def one(args: tuple[int, int, str]) -> dict[str, Any]:
         out.update(contract=contract, true=hand_strength(table.hands[declarer]),
                    sampled=hand_strength(dealt[declarer]))
     return out
+
+
+def _model_draw(rng: random.Random, hand: int, said: bool, turn: int) -> str:
+    """A bid drawn from the bidding model itself, lapses included."""
+    p = bidding.bid_probabilities(hand, dobbm_said=said, turn=turn)
+    if rng.random() < bidding.BID_LAPSE:
+        p = {b: bidding.BID_BASE_RATE[_kind(said, b)] for b in p}
+    return rng.choices(list(p), weights=list(p.values()))[0]
 
 
 def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, spread: float,
@@ -168,6 +181,12 @@ def report_sampler(games: list[dict[str, Any]]) -> None:
               + f"; sampled - real {statistics.fmean(d):+.2f} ± {statistics.stdev(d) / math.sqrt(len(d)):.2f}")
 
 
+def _kind(said: bool, bid: str) -> str:
+    if bid == "pass":
+        return bidding.KIND_NOT_SOLO if said else bidding.KIND_PASS
+    return bidding.KIND_DOBBM if bid == "dobbm" else bidding.KIND_SOLO
+
+
 def base_rates(hands: int, seed: int) -> dict[str, float]:
     """The model's likelihood of each kind of bid averaged over ``hands`` random 8-card
     hands: ``analyzer.bidding.BID_BASE_RATE`` for the model's present constants."""
@@ -186,7 +205,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--strategy", choices=["advice", "rule", "open"], default="advice")
+    ap.add_argument("--strategy", choices=["advice", "rule", "open", "model"], default="advice",
+                    help="the bidders: an arena strategy, or 'model' (bids drawn from the bidding model)")
     ap.add_argument("--base-rates", type=int, metavar="HANDS", default=0,
                     help="only print the model's base rates over HANDS random hands (two seeds)")
     args = ap.parse_args()
@@ -197,10 +217,19 @@ def main() -> None:
     work = [(args.seed, i, args.strategy) for i in range(args.deals)]
     with Pool(args.jobs) as pool:
         tables = pool.map(one, work, chunksize=4)
-    rows = [r for t in tables for r in t["bids"]]
+    rows = [tuple(r[:3]) for t in tables for r in t["bids"]]
     print(f"{args.deals} deals, {len(rows)} bids by '{args.strategy}' "
           f"(bid samples {ARENA_SAMPLES.bid}); model {bid_probabilities.__module__}")
     report_bids(rows)
+    turn_model = [math.log(bidding.bid_likelihood(_kind(said, b), s, turn))
+                  for t in tables for s, said, b, turn in t["bids"]]
+    print(f"the model with its thresholds by turn: log-likelihood {statistics.fmean(turn_model):.4f} a bid")
+    for pos in range(4):
+        mine = [tuple(r[:3]) for t in tables for r in t["bids"] if r[3] == pos]
+        if len(mine) > 20:
+            fit = _refit(mine)
+            print(f"  bidder {pos + 1} of the round: {len(mine)} bids, refit dobbm {fit[0]:.2f} solo {fit[1]:.2f} "
+                  f"spread {fit[2]:.2f} lapse {fit[3]:.3f}")
     report_sampler([t for t in tables if "contract" in t])
 
 

@@ -170,7 +170,8 @@ def _precise(run: _BidRun, ests: list[OptionEstimate]) -> bool:
 
 def _info(view: View, runner: SampleRunner, run: _BidRun) -> dict[str, Any]:
     info: dict[str, Any] = {
-        "model_bid": model_bid(view.my_hand, dobbm_said=view.dobbm_said, must=view.must),
+        "model_bid": model_bid(view.my_hand, dobbm_said=view.dobbm_said, must=view.must,
+                               turn=None if view.must else len(view.bids)),
         "hand_strength": hand_strength(view.my_hand),
         "stopped": run.stopped,
         "target_stderr": run.target,

@@ -29,6 +29,7 @@ from typing import Mapping
 from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popcount, scan_forward
 from ..deal import Deal
 from ..heuristics import fast_hand_strength, heuristic_discard
+from .auction import bidding_order
 from .bidding import bid_likelihood
 from .view import AnalyzerError, PlayedCards, View, follow_tricks
 
@@ -176,7 +177,10 @@ class DealSampler:
             by_allowed.setdefault(allowed, []).append(c)
         groups = [(cards, allowed) for allowed, cards in sorted(by_allowed.items())]
         self.allocator = CardAllocator(groups, tuple(caps))
-        self.auction = v.auction
+        # each speaker's turn in the round (the Dobbm threshold depends on it)
+        order = None if v.must else bidding_order(v.seats, v.dealer, v.bids, v.active)
+        self.auction = tuple((seat, kind, order.index(seat) if order and seat in order else None)
+                             for seat, kind in v.auction)
 
     def _places(self) -> tuple[list[int], list[int]]:
         """Set ``places`` (kind, seat) where unseen cards go; return their capacities and the
@@ -264,8 +268,8 @@ class DealSampler:
         """``u <`` the bidding model's probability of the bids said, given each speaker's
         8 cards; the product stops as soon as it falls to ``u``."""
         p = 1.0
-        for seat, kind in self.auction:
-            p *= bid_likelihood(kind, fast_hand_strength(dealt[seat]))
+        for seat, kind, turn in self.auction:
+            p *= bid_likelihood(kind, fast_hand_strength(dealt[seat]), turn)
             if p <= u:
                 return False
         return True

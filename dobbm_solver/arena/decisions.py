@@ -111,7 +111,7 @@ def decide_bid(strategy: str, table: Table, env: Env, seat: str, bids: Bids) -> 
     hand = table.hands[seat]
     dobbm_said = any(b == "dobbm" for _, b in bids)
     if strategy == "rule":
-        return model_bid(hand, dobbm_said=dobbm_said)
+        return model_bid(hand, dobbm_said=dobbm_said, turn=len(bids))
     if strategy == "advice":
         doc = _base_doc(table, seat, bids)
         doc["hands"] = {seat: _names(hand)}
