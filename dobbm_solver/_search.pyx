@@ -1041,7 +1041,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
         decl_sure = decl_tr & above_all(def_tr)
         def_sure = def_tr & above_all(decl_tr)
-        hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
         lo = p.pts + (ctx.bonus if p.has_trick else 0)
         if decl_tr:
             # trump length: a trump of the declarer that does not win its
@@ -1062,6 +1061,18 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if k:
                 lo = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
                       + cheapest(p.hands[3], k))
+        # the side on lead may cash its winners at once
+        if p.leader == 0:
+            v = declarer_cash(p, &k)
+            if k:
+                v += p.pts + ctx.bonus
+                if v > lo:
+                    lo = v
+        # the lower bound first: it cuts far more often (at 12 cards left
+        # 131k times against 8k), and the upper one is not needed then
+        if lo >= beta:
+            return lo
+        hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
         if def_sure:
             k = dd_popcount(def_sure & p.hands[1])
             i = dd_popcount(def_sure & p.hands[2])
@@ -1071,21 +1082,10 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             if i > k:
                 k = i
             hi -= cheapest(p.hands[0], k)
-        if lo >= beta and p.leader != 0:
-            return lo   # the defenders' cash bound below could only lower hi
-        # the side on lead may cash its winners at once
-        if p.leader == 0:
-            v = declarer_cash(p, &k)
-            if k:
-                v += p.pts + ctx.bonus
-                if v > lo:
-                    lo = v
-        else:
+        if p.leader != 0:
             v = p.pts + p.rem_pts + ctx.bonus - defender_cash(p)
             if v < hi:
                 hi = v
-        if lo >= beta:
-            return lo
         if hi <= alpha:
             return hi
         if depth == 8:
