@@ -12,11 +12,11 @@ SMALL_TABLE_ENTRIES: int
 GROW_AFTER_NODES: int
 """... and is rehashed into the whole once a search passes this many nodes."""
 FAST_BMI2: bool
-"""The CPU runs BMI2's PEXT and PDEP fast: table keys are computed with them."""
+"""The CPU runs BMI2's PEXT and PDEP fast: the core uses them (table keys, runs of cards)."""
 
-def set_bmi2_keys(on: bool) -> bool:
-    """Table keys by BMI2 (``on``, where ``FAST_BMI2``) or by the portable loop,
-    which give the same keys; returns the setting before."""
+def set_bmi2(on: bool) -> bool:
+    """BMI2 (``on``, where ``FAST_BMI2``) or the portable code, which give the
+    same keys and the same search; returns the setting before."""
 
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.

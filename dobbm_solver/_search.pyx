@@ -62,9 +62,11 @@ cdef extern from *:
     static inline void dd_prefetch(const void* p) { __builtin_prefetch(p); }
     /* The table key packs two sets of cards within the cards present
        (PEXT), then spreads them to the lowest ranks of each suit (PDEP):
-       four BMI2 instructions instead of a loop over the ranks.  Compiled for
-       BMI2 in this function alone and used only where the CPU has it (see
-       dd_fast_bmi2), so the module still runs on any x86-64 CPU. */
+       four BMI2 instructions instead of a loop over the ranks; PEXT also
+       tells at once whether a hand's cards of a suit hold a run (two with
+       no other card between).  Compiled for BMI2 in these functions alone
+       and used only where the CPU has it (see dd_fast_bmi2), so the module
+       still runs on any x86-64 CPU. */
     #if defined(__GNUC__) && defined(__x86_64__)
     #include <immintrin.h>
     __attribute__((target("bmi2"))) static void dd_pack_bmi2(
@@ -75,6 +77,9 @@ cdef extern from *:
     }
     /* BMI2 where it is fast: AMD's Zen 1 and 2 run PEXT and PDEP in
        microcode, slower than the loop */
+    __attribute__((target("bmi2"))) static unsigned long long dd_pext(unsigned long long x, unsigned long long m) {
+        return _pext_u64(x, m);
+    }
     static int dd_fast_bmi2(void) {
         __builtin_cpu_init();
         return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
@@ -84,6 +89,7 @@ cdef extern from *:
             unsigned long long to, unsigned long long* pa, unsigned long long* pb) {
         (void)a; (void)b; (void)from; (void)to; *pa = 0; *pb = 0;
     }
+    static unsigned long long dd_pext(unsigned long long x, unsigned long long m) { (void)x; (void)m; return 0; }
     static int dd_fast_bmi2(void) { return 0; }
     #endif
     #if defined(__linux__)
@@ -105,6 +111,7 @@ cdef extern from *:
     void dd_pack_bmi2(unsigned long long a, unsigned long long b, unsigned long long frm,
                       unsigned long long to, unsigned long long* pa, unsigned long long* pb) nogil
     int dd_fast_bmi2() nogil
+    unsigned long long dd_pext(unsigned long long x, unsigned long long m) nogil
     int __builtin_clzll(unsigned long long x) nogil
 
 cdef enum:
@@ -120,18 +127,19 @@ cdef enum:
 SMALL_TABLE_ENTRIES = SMALL_ENTRIES
 GROW_AFTER_NODES = GROW_NODES
 
-# table keys by BMI2 instructions where the CPU runs them fast (see canonical_key)
-cdef bint PACK_BMI2 = dd_fast_bmi2()
-FAST_BMI2 = bool(PACK_BMI2)
+# BMI2 instructions where the CPU runs them fast: for the table keys (see
+# canonical_key) and to find runs of cards (see drop_dominated)
+cdef bint USE_BMI2 = dd_fast_bmi2()
+FAST_BMI2 = bool(USE_BMI2)
 
 
-def set_bmi2_keys(bint on) -> bool:
-    """Compute table keys with BMI2 (``on``, where the CPU runs it fast) or the
-    portable loop; returns the setting before.  Both give the same keys: the
-    tests compare them."""
-    global PACK_BMI2
-    cdef bint before = PACK_BMI2
-    PACK_BMI2 = on and FAST_BMI2
+def set_bmi2(bint on) -> bool:
+    """Use BMI2 (``on``, where the CPU runs it fast) or the portable code;
+    returns the setting before.  Both give the same keys and the same
+    search: the tests compare them."""
+    global USE_BMI2
+    cdef bint before = USE_BMI2
+    USE_BMI2 = on and FAST_BMI2
     return before
 
 cdef int POINTS[36]
@@ -612,6 +620,10 @@ cdef inline uint64_t drop_dominated(const Pos* p, int seat, uint64_t moves,
         m = moves & SUITMASK[s]
         if not (m & (m - 1)):
             continue
+        if USE_BMI2:
+            run = dd_pext(m, m | (others & SUITMASK[s]))
+            if not (run & (run >> 1)):
+                continue    # no two of these cards without another card between
         if p.ncards == 0:
             later_cards(p, s, &later_d, &later_f)
         while m:
@@ -832,7 +844,7 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     cdef uint64_t a, b, cp, cz, ps
     cdef unsigned long long pa, pb
     cdef int r
-    if PACK_BMI2:
+    if USE_BMI2:
         # the same key: cp is each suit's lowest ranks, as many as it has
         # cards present; the two sets packed within the present cards in
         # order (PEXT), then spread over cp (PDEP); key[2] packs the zero

@@ -1,11 +1,12 @@
-"""The two ways of computing the table key (BMI2 instructions, or the portable loop) agree.
+"""The core's two ways of doing the same thing agree: BMI2 instructions, or portable code.
 
 Where the CPU runs BMI2 fast the core packs the hands of its table key with
-PEXT and PDEP; elsewhere it uses a loop over the ranks.  Both must give the
-very same keys: with either, seeded endings get the reference's value and
-every card's value, and full benchmark deals the same values and the same
-node counts (a different key would change which positions share an entry,
-and so the nodes).
+PEXT and PDEP and finds runs of a hand's cards with PEXT; elsewhere it loops
+over the ranks and cards.  Both must give the very same keys and search:
+with either, seeded endings get the reference's value and every card's
+value, and full benchmark deals the same values and the same node counts (a
+different key would change which positions share an entry, a missed run
+the cards searched, and so the nodes).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from endings import random_ending
 from reference import ref_card_values, ref_state
 
-from dobbm_solver._search import FAST_BMI2, set_bmi2_keys
+from dobbm_solver._search import FAST_BMI2, set_bmi2
 from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.solver import Solver
 
@@ -30,15 +31,15 @@ DEALS = Path(__file__).resolve().parents[1] / "hands" / "benchmark.yaml"
 def keys(request) -> Iterator[bool]:
     if request.param and not FAST_BMI2:
         pytest.skip("this CPU does not run BMI2 fast: the core uses the loop only")
-    before = set_bmi2_keys(request.param)
+    before = set_bmi2(request.param)
     yield request.param
-    set_bmi2_keys(before)
+    set_bmi2(before)
 
 
 def test_setting_reports_and_restores():
-    before = set_bmi2_keys(False)
-    assert set_bmi2_keys(True) is False
-    assert set_bmi2_keys(before) is FAST_BMI2      # on only where the CPU has it
+    before = set_bmi2(False)
+    assert set_bmi2(True) is False
+    assert set_bmi2(before) is FAST_BMI2      # on only where the CPU has it
 
 
 def test_endings_match_the_reference(keys):
@@ -58,12 +59,12 @@ def test_full_deals_same_values_and_nodes():
         pytest.skip("this CPU does not run BMI2 fast: the core uses the loop only")
     deals = load_hand_file(DEALS)[:12]
     runs = []
-    before = set_bmi2_keys(False)
+    before = set_bmi2(False)
     try:
         for on in (False, True):
-            set_bmi2_keys(on)
+            set_bmi2(on)
             s = Solver()
             runs.append([(s.solve(d).declarer_points, s.solve(d).nodes, s.analyze(d).cards) for d in deals])
     finally:
-        set_bmi2_keys(before)
+        set_bmi2(before)
     assert runs[0] == runs[1]
