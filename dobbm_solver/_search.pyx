@@ -149,6 +149,7 @@ def set_bmi2(bint on) -> bool:
 
 cdef int POINTS[36]
 cdef int SUIT[36]
+cdef int RANK[36]            # rank in its suit, 0 (the six) .. 8 (the Sau): no division in order_moves
 cdef uint64_t SUITMASK[4]
 cdef uint64_t ZERO_MASK = 0        # the 6 7 8 9 of every suit
 cdef int TRUMP_PTS[512]         # points of a set of trumps, by its 9-bit mask
@@ -167,6 +168,7 @@ cdef void _init_tables() noexcept:
     for c in range(NCARDS):
         POINTS[c] = _rank_points[c % 9]
         SUIT[c] = c // 9
+        RANK[c] = c % 9
         if POINTS[c] == 0:
             ZERO_MASK |= (<uint64_t>1) << c
     cdef int z, b
@@ -734,7 +736,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             # would) and the table's move (from a search at another MTD(f)
             # threshold) both ordered the declarer's leads worse than this.
             hist = ctx.lead_history[seat][c]
-            sc = (hist << 4) + ((c % 9) if seat == 0 else 8 - (c % 9))
+            sc = (hist << 4) + (RANK[c] if seat == 0 else 8 - RANK[c])
             sm = SUITMASK[SUIT[c]]
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
                 # a defender's lead the declarer cannot ruff goes first if it
@@ -744,9 +746,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
                 # it is smeared): refutations that take points, found first,
                 # also tighten the fail-soft bounds
                 if not ((decl | part) & sm & ~((<uint64_t>2 << c) - 1)):
-                    sc = (1 << 30) + (POINTS[c] << 4) + (c % 9) + (16 << 4 if SUIT[c] == TRUMP else 0)
+                    sc = (1 << 30) + (POINTS[c] << 4) + RANK[c] + (16 << 4 if SUIT[c] == TRUMP else 0)
                 elif SUIT[c] != TRUMP and ((part & sm & above_all(decl & sm)) or ((decl & sm) and ruff_for(p, seat, sm))):
-                    sc = (1 << 29) + (POINTS[c] << 4) + (c % 9)
+                    sc = (1 << 29) + (POINTS[c] << 4) + RANK[c]
         elif safe:
             # a partner takes the trick: smear points, keep winners: those
             # of this trick, and last the cards above all the declarer's of
@@ -769,9 +771,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
                 # defenders' now, and the refutation found first is a
                 # stronger one, so the fail-soft bound it returns is tighter)
                 if seat == 0:
-                    sc = (3 << 20) - ((c % 9) << 12)
+                    sc = (3 << 20) - (RANK[c] << 12)
                 else:
-                    sc = (3 << 20) + (POINTS[c] << 12) - ((c % 9) << 8)
+                    sc = (3 << 20) + (POINTS[c] << 12) - (RANK[c] << 8)
             else:
                 # contest it: no better than losing cheaply, the cheapest
                 # first (ahead of a loss with as many points)
