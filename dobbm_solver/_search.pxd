@@ -16,11 +16,12 @@ cdef struct TTEntry:
 cdef struct Pos:
     uint64_t hands[4]   # seat 0 is the declarer, then clockwise
     uint64_t trickmask  # cards in the unfinished trick
-    int trick[4]        # cards of the unfinished trick, in play order
-    int leader
-    int ncards          # cards in the unfinished trick
-    int win             # index in ``trick`` of the card winning it so far (when ncards > 0)
-    int has_trick       # the declarer has won a trick (Match rule)
+    # the small fields in bytes: a node copies the position (64 bytes, not 88)
+    int8_t trick[4]     # cards of the unfinished trick, in play order
+    int8_t leader
+    int8_t ncards       # cards in the unfinished trick
+    int8_t win          # index in ``trick`` of the card winning it so far (when ncards > 0)
+    int8_t has_trick    # the declarer has won a trick (Match rule)
     int pts             # points in the declarer's finished tricks
     int trick_pts       # points in the unfinished trick
     int rem_pts         # points still in the hands

@@ -11,6 +11,12 @@ SMALL_TABLE_ENTRIES: int
 """A new table starts in its first this many entries (all of a smaller table) ..."""
 GROW_AFTER_NODES: int
 """... and is rehashed into the whole once a search passes this many nodes."""
+FAST_BMI2: bool
+"""The CPU runs BMI2's PEXT and PDEP fast: the core uses them (table keys, runs of cards)."""
+
+def set_bmi2(on: bool) -> bool:
+    """BMI2 (``on``, where ``FAST_BMI2``) or the portable code, which give the
+    same keys and the same search; returns the setting before."""
 
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
