@@ -25,19 +25,35 @@ constants in place.  It also prints the side's mean chance of doubling
 under the fitted model (``DOUBLING_BASE_RATE``).  Not a test: pytest does
 not collect it.  Its functions are used by ``tests/test_doubling.py``.
 
-The shipped constants: ``--views 160 --rounds 2 --jobs 2`` (see the doc of
-``DOUBLING_MODEL`` for the numbers each round gave).
+With ``--samples S`` (default 64) each analysis uses ``S`` samples and plain
+means, a cheaper stand-in for its adaptive default.  ``--rows FILE`` appends
+every view's answer; ``--fit FILE...`` fits the rows of such files pooled.
+The shipped constants: two rounds of ``--views 100 --rounds 1 --samples 48
+--jobs 2 --rows ...`` (about 8 minutes each on two loaded cores), the first
+with the mean of two earlier rounds' fits in place, the second with the
+first's fit, then ``--fit`` of both pooled (the plain iteration oscillates
+between declarers who answer often and defenders who double rarely, and
+back).  See the doc of ``DOUBLING_MODEL``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 from multiprocessing import Pool
 from typing import Sequence
 
-from dobbm_solver.analyzer import analyze_double, bid_probabilities, clear_sampler_cache, doubling, make_view, runner
+from dobbm_solver.analyzer import (
+    AnalyzerError,
+    analyze_double,
+    bid_probabilities,
+    clear_sampler_cache,
+    doubling,
+    make_view,
+    runner,
+)
 from dobbm_solver.analyzer import double as double_module
 from dobbm_solver.cards import BB_TRUMPS, popcount, set_names
 from dobbm_solver.deal import Deal
@@ -146,7 +162,7 @@ def rated_cards(row: Row) -> int:
     return row[6]
 
 
-def fit_logistic(xs: Sequence[tuple[float, float]], ys: Sequence[bool], ridge: float = 1e-3,
+def fit_logistic(xs: Sequence[tuple[float, float]], ys: Sequence[bool], ridge: float = 0.02,
                  steps: int = 50) -> tuple[float, float, float]:
     """Maximum-likelihood ``(a, b, c)`` of ``P(y) = sig(a + b x0 + c x1)`` (Newton steps,
     a tiny ridge on ``b`` and ``c`` so that a perfectly separated sample stays finite)."""
@@ -196,31 +212,45 @@ def fit_rows(rows: Sequence[Row]) -> tuple[Model, dict[tuple[str, str], float]]:
     try:
         for key in model:
             sel = [r for r in rows if (r[0], r[1]) == key]
-            rates[key] = sum(doubling.side_doubles(key[0], key[1], r[5]) for r in sel) / len(sel)
+            # floored: a lapse at rate 0 would make a doubling impossible for some hands
+            sel = [r for r in sel if r[5]] or sel    # rows read back without hands: none
+            rates[key] = max(0.02, sum(doubling.side_doubles(key[0], key[1], r[5]) for r in sel) / len(sel))
     finally:
         doubling.DOUBLING_MODEL.clear()
         doubling.DOUBLING_MODEL.update(saved)
     return model, rates
 
 
-def _task(args: tuple[str, str, int, int | None, Model, Rates]) -> Row:
+def _task(args: tuple[str, str, int, int | None, Model, Rates]) -> Row | None:
     """One view on a worker.  With ``samples`` given the analysis uses plain means (no
     control variates: their 1024 cheap draws cost more than the solves in a Solo, where
     each draw is a rejection from about 70 deals)."""
     samples = args[3]
     if samples is not None:
         runner.CV_MIN_SAMPLES = double_module.CV_MIN_SAMPLES = samples + 1   # where they are read
-    return answer(*args)
+    try:
+        return answer(*args)
+    except AnalyzerError as e:    # a view the sampler finds too unlikely: left out, and counted
+        print(f"left out: {args[:3]}: {e.message}", flush=True)
+        return None
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--views", type=int, default=160, help="views per kind and contract")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--rows", help="append each view's answer to this file (JSON lines)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--samples", type=int, default=64,
                     help="analyze_double's samples, plain means (0: its default, adaptive)")
+    ap.add_argument("--fit", nargs="+", metavar="ROWS", help="only fit the rows of these files, pooled")
     args = ap.parse_args()
+    if args.fit:
+        rows = [read_row(line) for name in args.fit for line in open(name, encoding="utf-8") if line.strip()]
+        model, rates = fit_rows(rows)
+        print(f"pooled fit of {len(rows)} views")
+        _print(model, rates)
+        return
     model: Model = dict(doubling.DOUBLING_MODEL)
     rates: Rates = dict(doubling.DOUBLING_BASE_RATE)
     for rnd in range(1, args.rounds + 1):
@@ -228,14 +258,30 @@ def main() -> None:
                  for who in DOUBLINGS for contract in ("dobbm", "solo")
                  for i in range(args.views)]
         with Pool(args.jobs) as pool:
-            rows = pool.map(_task, tasks, chunksize=4)
+            got = pool.map(_task, tasks, chunksize=4)
+        rows = [r for r in got if r is not None]
+        if args.rows:
+            with open(args.rows, "a", encoding="utf-8") as f:
+                for r in rows:
+                    f.write(json.dumps({"round": rnd, "kind": r[0], "contract": r[1], "strength": r[2],
+                                        "trumps": r[3], "doubled": r[4], "side": list(r[5])}) + "\n")
         model, rates = fit_rows(rows)
-        print(f"round {rnd}: {len(rows)} views")
+        print(f"round {rnd}: {len(rows)} views ({len(got) - len(rows)} left out)")
         for key, (a, b, c) in model.items():
             sel = [r for r in rows if (r[0], r[1]) == key]
             said = sum(r[4] for r in sel)
             print(f"  {key}: a={a:.3f} b={b:.4f} c={c:.4f}  doubled {said}/{len(sel)}  "
                   f"side rate {rates[key]:.3f}")
+    _print(model, rates)
+
+
+def read_row(line: str) -> Row:
+    """A row written by ``--rows``."""
+    d = json.loads(line)
+    return (d["kind"], d["contract"], d["strength"], d["trumps"], d["doubled"], tuple(d.get("side", ())), 0)
+
+
+def _print(model: Model, rates: Rates) -> None:
     print("DOUBLING_MODEL = {" + ", ".join(f"{k}: ({a:.2f}, {b:.3f}, {c:.3f})" for k, (a, b, c) in model.items())
           + "}")
     print("DOUBLING_BASE_RATE = {" + ", ".join(f"{k}: {v:.3f}" for k, v in rates.items()) + "}")

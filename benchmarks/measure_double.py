@@ -13,7 +13,8 @@ with its standard error over the deals (paired: the same deal, the same play).
 With ``--answer`` the declarer answers a double as the tool advises: it asks
 ``analyze_double`` from its own cards (with the Dobb and lay-away) facing
 the Schwacher, and a Retour doubles once more (the defenders do not answer
-back: at most 2 doublings, as in the arena).  ``--flat-lapse`` restores
+back: at most 2 doublings, as in the arena); the figure without the Retour
+is printed too.  ``--flat-lapse`` restores
 the old bidding lapse (each bid at least 5% / 3) to measure what the
 base-rate lapse changed.
 """
@@ -101,7 +102,7 @@ def main() -> None:
         sampling.bid_likelihood = flat   # where the sampler reads it
     rng = random.Random(args.seed)
     solver = Solver()
-    diffs, doubled, retoured = [], 0, 0
+    diffs, once, doubled, retoured = [], [], 0, 0
     for n in range(args.deals):
         deal, bids = _deal(rng, args.contract)
         me = SEATS[(SEATS.index(deal.declarer) + 1) % 4]
@@ -118,6 +119,7 @@ def main() -> None:
                     retoured += 1
                     k = 2
         chosen = -units(points, deal.contract, k)
+        once.append(-units(points, deal.contract, min(k, 1)) - play_on)
         diffs.append(chosen - play_on)
     mean = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs))
@@ -125,6 +127,9 @@ def main() -> None:
     answered = f", the declarer's Retour {retoured}" if args.answer else ""
     print(f"{args.contract}, {lapse}: {len(diffs)} deals, doubled {doubled}{answered}; "
           f"advice - never doubling = {mean:+.2f} ± {se:.2f} defender units a hand")
+    if args.answer:
+        print(f"  (the Retour not played: {statistics.fmean(once):+.2f} ± "
+              f"{statistics.stdev(once) / math.sqrt(len(once)):.2f})")
 
 
 if __name__ == "__main__":
