@@ -71,7 +71,9 @@ def test_sequence_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     pay = [float(2 ** k) for k in range(MAX_DOUBLINGS + 1)]
     assert doubling.sequence_payment(pay, 1, 0.0, 0.7) == (2.0, 1.0)     # never answered
-    assert doubling.sequence_payment(pay, 1, 1.0, 1.0) == (pay[-1], MAX_DOUBLINGS)
+    # two answers: the Retour and the Retour back
+    assert doubling.sequence_payment(pay, 1, 1.0, 1.0) == (8.0, 3.0) and doubling.SEQUENCE_ANSWERS == 2
+    assert doubling.sequence_payment(pay, MAX_DOUBLINGS - 1, 1.0, 1.0) == (pay[-1], MAX_DOUBLINGS)
 
 
 def test_double_is_the_mean_of_the_sequence_over_the_samples() -> None:
@@ -87,10 +89,10 @@ def test_double_is_the_mean_of_the_sequence_over_the_samples() -> None:
         defenders = [deal.hands[s] for s in ("Anna", "Cora", "Dave")]
         r_defenders = doubling.side_doubles(doubling.RETOUR_BACK, "dobbm", defenders)
         r_declarer = doubling.player_doubles(doubling.RETOUR, "dobbm", twelve)
-        # Retour at 2 doublings; the defenders answer with 3, the declarer again with 4...
+        # Retour at 2 doublings; the defenders answer with 3, the declarer again with 4
         v, stay = 0.0, 1.0
-        for k in range(2, MAX_DOUBLINGS + 1):
-            answer = (r_defenders if k % 2 == 0 else r_declarer) if k < MAX_DOUBLINGS else 0.0
+        for k in (2, 3, 4):
+            answer = {2: r_defenders, 3: r_declarer, 4: 0.0}[k]
             v += stay * (1 - answer) * payment(p, "dobbm", k, True)
             stay *= answer
         values.append(v)

@@ -31,8 +31,8 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
     when a Retour is said back) is valued as the sequence it starts: on each
     sample the other side answers with another doubling with the doubling
     model's chance for the hands of that sample, one's own side answers that
-    likewise, and so on up to ``MAX_DOUBLINGS``
-    (:func:`~dobbm_solver.analyzer.doubling.sequence_payment`).  The
+    likewise (two answers, within ``MAX_DOUBLINGS``:
+    :func:`~dobbm_solver.analyzer.doubling.sequence_payment`).  The
     declarer's hand (when unseen) is dealt consistent with the contract
     chosen, the bids, the bidding model and the doublings said (a Schwacher
     tells of a defender who would double); a Dobbm declarer's lay-away is

@@ -23,8 +23,8 @@ a Schwacher, a defender facing the Retour.
 The model serves twice:
 
 * :func:`sequence_payment` values a doubling as the sequence it starts:
-  the other side answers with the model's chance, then one's own side, up
-  to :data:`~dobbm_solver.deal.MAX_DOUBLINGS`;
+  the other side answers with the model's chance, then one's own side
+  (:data:`SEQUENCE_ANSWERS`), within :data:`~dobbm_solver.deal.MAX_DOUBLINGS`;
 * :func:`doubling_likelihood` is the chance of the doublings a view shows
   (a Schwacher, a Retour...), which the sampler uses as it uses the bids:
   a deal is kept in proportion to it.  As with bids, a small lapse
@@ -44,7 +44,7 @@ from ..heuristics import fast_hand_strength
 __all__ = ["DEFENDER", "DECLARER", "SCHWACHER", "RETOUR", "RETOUR_BACK",
            "DOUBLING_MODEL", "DOUBLING_LAPSE", "DOUBLING_BASE_RATE",
            "player_doubles", "side_doubles", "answer_probabilities", "sequence_payment",
-           "doubling_likelihood", "declarer_cards", "situation_of"]
+           "doubling_likelihood", "declarer_cards", "situation_of", "SEQUENCE_ANSWERS"]
 
 #: the sides, as keys of :func:`answer_probabilities`
 DEFENDER = "defender"
@@ -124,19 +124,27 @@ def answer_probabilities(contract: str, declarer: CardSet, defenders: Sequence[C
             DEFENDER: side_doubles(RETOUR_BACK, contract, defenders)}
 
 
+#: The answers a doubling's value follows: the other side's (a Retour) and one's own
+#: side's to that (a Retour back).  Each further answer would double the stake again
+#: with the model's chances unchanged, which ignore what the doublings in between tell;
+#: with both sides' chances high the value then grows with every step up to the cap.
+SEQUENCE_ANSWERS = 2
+
+
 def sequence_payment(pay: Sequence[float], level: int, answer: float, answer_back: float
                      ) -> tuple[float, float]:
     """The expected payment of saying doubling number ``level`` (1 for the Schwacher):
     the other side answers with chance ``answer``, one's own side then answers
-    back with chance ``answer_back``, and so on, until a side plays on or the
-    doublings reach :data:`~dobbm_solver.deal.MAX_DOUBLINGS`.
+    back with chance ``answer_back`` (:data:`SEQUENCE_ANSWERS` answers), never
+    beyond :data:`~dobbm_solver.deal.MAX_DOUBLINGS` doublings.
 
     ``pay[k]``: what the deal pays with ``k`` doublings (``k`` up to
     ``MAX_DOUBLINGS``).  Returns the expected payment and the expected number
     of doublings the sequence ends with.
     """
-    value, doublings = pay[MAX_DOUBLINGS], float(MAX_DOUBLINGS)
-    for k in range(MAX_DOUBLINGS - 1, level - 1, -1):
+    top = min(MAX_DOUBLINGS, level + SEQUENCE_ANSWERS)
+    value, doublings = pay[top], float(top)
+    for k in range(top - 1, level - 1, -1):
         # at k doublings the side that did not say the k-th answers
         p = answer if (k - level) % 2 == 0 else answer_back
         value = (1.0 - p) * pay[k] + p * value
