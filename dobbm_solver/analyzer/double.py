@@ -110,9 +110,8 @@ def _play_on(runner: SampleRunner, view: View, idx: list[int]) -> OptionEstimate
 
 def _notes(view: View) -> tuple[str, ...]:
     notes = ["open-card play of each sample is the standard Monte Carlo approximation",
-             "the answers to a doubling (Retour, Retour back...) follow the doubling model, "
-             "calibrated on this analysis's own answers; a side's later answers ignore what the "
-             "doublings said in between tell it"]
+             "the answers to a doubling (a Retour, a Retour back) follow the doubling model, "
+             "calibrated on this analysis's own answers; later answers are not valued"]
     if view.role == "defender":
         notes.append("a defender's units are their own settlement with the declarer")
     return tuple(notes)
