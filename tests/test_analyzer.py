@@ -119,7 +119,8 @@ def test_double_defender_with_top_trumps_doubles() -> None:
     assert advice.recommendation == "double"
     assert advice.info["declarer_win_probability"] < 0.3
     dbl, on = advice.options
-    assert dbl.ev_units == pytest.approx(2 * on.ev_units)
+    # twice playing on, and more where the declarer's Retour doubles her gain again
+    assert dbl.ev_units >= 2 * on.ev_units - 1e-9 and advice.info["expected_doublings"] >= 1
 
 
 def test_double_declarer_with_a_monster_retours() -> None:

@@ -25,6 +25,7 @@ The modules, in the order data flows through them:
 * :mod:`.checks` -- a hand-file spec read into a checked view (:func:`make_view`);
 * :mod:`.auction` -- what the bids imply about the other seats' cards;
 * :mod:`.bidding` -- the bidding model and its likelihoods;
+* :mod:`.doubling` -- the doubling model: each side's chance of another doubling;
 * :mod:`.sampling` -- dealing the unseen cards: the card allocator, the sampler, its cache;
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
@@ -49,13 +50,13 @@ from .lay_aways import lay_away_classes
 from .payment import payment
 from .play import analyze_play, play_turn
 from .runner import Progress
-from .sampling import sample_deals
+from .sampling import clear_sampler_cache, sample_deals
 from .view import AnalyzerError, View
 
 __all__ = [
     "BID_DOBBM_THRESHOLD", "BID_SOLO_THRESHOLD", "BID_SPREAD", "TARGET_STDERR",
     "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
     "bid_probabilities", "model_bid", "payment", "lay_away_classes", "calibrated_discard",
-    "make_view", "load_views", "sample_deals",
+    "make_view", "load_views", "sample_deals", "clear_sampler_cache",
     "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
 ]

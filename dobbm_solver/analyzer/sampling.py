@@ -8,7 +8,10 @@ deals with those counts (:class:`CardAllocator`), then each suit's cards are
 shuffled into the places.  The auction is imposed by **rejection**: a deal
 is kept with probability equal to the bidding model's likelihood of the bids
 said (each speaker's bid given their sampled 8 cards), which gives exact
-samples of the posterior.  A Dobbm declarer whose cards are unseen lays away
+samples of the posterior.  In a ``double`` view the doublings already said
+(a Schwacher, a Retour) are imposed the same way, by the doubling model's
+likelihood of them (:func:`~dobbm_solver.analyzer.doubling.doubling_likelihood`):
+a Schwacher tells of a defender who would double.  A Dobbm declarer whose cards are unseen lays away
 what :func:`dobbm_solver.heuristics.heuristic_discard` picks from the 12
 cards -- a player's own rule of thumb, never a peek at the other hands (in
 mid-play: its favourite among the lay-aways that fit the cards seen and the
@@ -31,6 +34,7 @@ from ..deal import Deal
 from ..heuristics import fast_hand_strength, heuristic_discard
 from .auction import bidding_order
 from .bidding import bid_likelihood
+from .doubling import declarer_cards, doubling_likelihood
 from .view import AnalyzerError, PlayedCards, View, follow_tricks
 
 __all__ = ["MAX_TRIES", "CardAllocator", "DealSampler", "sampler_for", "clear_sampler_cache", "sample_deals"]
@@ -181,6 +185,8 @@ class DealSampler:
         order = None if v.must else bidding_order(v.seats, v.dealer, v.bids, v.active)
         self.auction = tuple((seat, kind, order.index(seat) if order and seat in order else None)
                              for seat, kind in v.auction)
+        #: doublings the sampler conditions on (a ``double`` view's; 0 for other commands)
+        self.doubled = v.doublings if v.command == "double" else 0
 
     def _places(self) -> tuple[list[int], list[int]]:
         """Set ``places`` (kind, seat) where unseen cards go; return their capacities and the
@@ -264,15 +270,22 @@ class DealSampler:
                     hands=hands, dobb=dobb, discard=discard if v.exchanged else None,
                     tricks=v.tricks, doublings=v.doublings, dealer=v.dealer)
 
-    def accepts(self, dealt: Mapping[str, CardSet], u: float) -> bool:
+    def accepts(self, dealt: Mapping[str, CardSet], u: float, dobb: CardSet = 0) -> bool:
         """``u <`` the bidding model's probability of the bids said, given each speaker's
-        8 cards; the product stops as soon as it falls to ``u``."""
+        8 cards, times (in a ``double`` view) the doubling model's probability of the
+        doublings said; the product stops as soon as it falls to ``u``."""
         p = 1.0
         for seat, kind, turn in self.auction:
             p *= bid_likelihood(kind, fast_hand_strength(dealt[seat]), turn)
             if p <= u:
                 return False
-        return True
+        if self.doubled:
+            v = self.view
+            assert v.declarer is not None and v.contract is not None
+            decl = declarer_cards(v.contract, dealt[v.declarer], dobb)
+            p *= doubling_likelihood(self.doubled, v.contract, decl,
+                                     [dealt[s] for s in v.active if s != v.declarer])
+        return p > u
 
     def sample(self, seed: int, index: int, stream: str = "deal"
                ) -> tuple[Deal | None, dict[str, CardSet], CardSet]:
@@ -287,7 +300,7 @@ class DealSampler:
         resolve = stream != "cv" or bool(self.view.tricks)
         for _ in range(MAX_TRIES):
             hands, dobb, dealt, twelve = self.draw(rng)
-            if self.auction and not self.accepts(dealt, rng.random()):
+            if (self.auction or self.doubled) and not self.accepts(dealt, rng.random(), dobb):
                 continue
             if not resolve:
                 return None, dealt, dobb

@@ -3,7 +3,8 @@
 ``WORK[command](view, solver, deal, dealt, payload)`` returns a dict merged
 into that sample's results: ``bid`` ``{option: (weight, points)}`` (the
 weight: the chance a Dobbm is not overcalled), ``discard``
-``{lay-away: points}``, ``double`` ``{"points": points}``, ``play``
+``{lay-away: points}``, ``double`` ``{"points": points, "answers": {side: chance}}``
+(each side's chance of answering a doubling, by the doubling model), ``play``
 ``{"cards": {card: points}}``.
 """
 
@@ -16,6 +17,7 @@ from ..cards import CardSet
 from ..deal import Deal
 from ..heuristics import fast_hand_strength
 from .bidding import solo_probability
+from .doubling import answer_probabilities, declarer_cards
 from .lay_away_rule import calibrated_discard
 from .view import View
 
@@ -60,8 +62,12 @@ def work_discard(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, Car
 
 
 def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
-    """The declarer's points of the deal as it stands."""
-    return {"points": _points(solver, deal)}
+    """The declarer's points of the deal as it stands, and each side's chance of answering
+    a doubling on this deal (:func:`~dobbm_solver.analyzer.doubling.answer_probabilities`)."""
+    assert view.declarer is not None and view.contract is not None
+    decl = declarer_cards(view.contract, dealt[view.declarer], deal.dobb)
+    answers = answer_probabilities(view.contract, decl, [dealt[s] for s in view.active if s != view.declarer])
+    return {"points": _points(solver, deal), "answers": answers}
 
 
 def work_play(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
