@@ -339,3 +339,19 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path, how):
             proc.kill()
             proc.wait()
     assert left == []
+
+
+def test_every_error_of_the_package_crosses_a_process_boundary() -> None:
+    # a worker raises its error to the parent by pickling it: every error class
+    # with arguments of its own must come back whole (one did not, and hung a Pool)
+    import pickle
+
+    from dobbm_solver.analyzer.view import AnalyzerError
+    from dobbm_solver.deal import DealError
+    from dobbm_solver.handfile import HandFileError
+    from dobbm_solver.notation import NotationError
+
+    for err in (HandFileError("f.yaml", "hands.Bert", "nine cards", 2), AnalyzerError("v.yaml", "bids", "unlikely"),
+                DealError("discard", "not four cards"), NotationError("head", "missing")):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and vars(back) == vars(err)
