@@ -45,10 +45,11 @@ import random
 from multiprocessing import Pool
 from typing import Sequence
 
+from measure_errors import model_deal
+
 from dobbm_solver.analyzer import (
     AnalyzerError,
     analyze_double,
-    bid_probabilities,
     clear_sampler_cache,
     doubling,
     make_view,
@@ -58,7 +59,7 @@ from dobbm_solver.analyzer import double as double_module
 from dobbm_solver.cards import BB_TRUMPS, popcount, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import deal_cards, fast_hand_strength, heuristic_discard
+from dobbm_solver.heuristics import fast_hand_strength
 
 SEATS = ("Anna", "Bert", "Cora", "Dave")
 Model = dict[tuple[str, str], tuple[float, float, float]]
@@ -68,37 +69,9 @@ Rates = dict[tuple[str, str], float]
 Row = tuple[str, str, float, int, bool, tuple[int, ...], int]
 
 
-def _auction(rng: random.Random, hands: Sequence[int]) -> list[tuple[str, str]]:
-    """Bids by the bidding model, Anna forehand (Dave dealt), until a Solo or the round ends."""
-    bids: list[tuple[str, str]] = []
-    dobbm_said = False
-    for i, seat in enumerate(SEATS):
-        p = bid_probabilities(hands[i], dobbm_said=dobbm_said)
-        bid = rng.choices(list(p), weights=list(p.values()))[0]
-        bids.append((seat, bid))
-        if bid == "solo":
-            break
-        dobbm_said = dobbm_said or bid == "dobbm"
-    return bids
-
-
 def deal_for(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str, str]]]:
     """A random deal whose auction (by the bidding model) ends in ``contract``."""
-    while True:
-        order = list(range(36))
-        rng.shuffle(order)
-        hands, dobb = deal_cards(order, 4)
-        bids = _auction(rng, hands)
-        said = [(s, b) for s, b in bids if b != "pass"]
-        if not said or said[-1][1] != contract:
-            continue
-        declarer = said[-1][0]
-        held = dict(zip(SEATS, hands))
-        discard = None
-        if contract == "dobbm":
-            discard = heuristic_discard(held[declarer] | dobb)
-            held[declarer] = (held[declarer] | dobb) & ~discard
-        return Deal(SEATS, declarer, contract, held, dobb, discard, (), 0, "Dave"), bids
+    return model_deal(rng, contract)
 
 
 def _names(cs: int) -> str:

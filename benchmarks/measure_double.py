@@ -26,34 +26,14 @@ import math
 import random
 import statistics
 
-from measure_errors import SEATS, model_auction
+from measure_errors import SEATS, model_deal
 
 from dobbm_solver.analyzer import analyze_double, bidding, make_view, sampling
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_specs
-from dobbm_solver.heuristics import deal_cards, heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
-
-
-def _deal(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str, str]]]:
-    while True:
-        order = list(range(36))
-        rng.shuffle(order)
-        hands, dobb = deal_cards(order, 4)
-        bids = model_auction(rng, hands)
-        said = [(s, b) for s, b in bids if b != "pass"]
-        if not said or said[-1][1] != contract:
-            continue
-        declarer = said[-1][0]
-        held = dict(zip(SEATS, hands))
-        discard = None
-        if contract == "dobbm":
-            twelve = held[declarer] | dobb
-            discard = heuristic_discard(twelve)
-            held[declarer] = twelve & ~discard
-        return Deal(SEATS, declarer, contract, held, dobb, discard, (), 0, "Dave"), bids
 
 
 def _view_text(deal: Deal, me: str, bids: list[tuple[str, str]]) -> str:
@@ -90,7 +70,7 @@ def main() -> None:
     solver = Solver()
     diffs, once, doubled, retoured = [], [], 0, 0
     for n in range(args.deals):
-        deal, bids = _deal(rng, args.contract)
+        deal, bids = model_deal(rng, args.contract)
         me = SEATS[(SEATS.index(deal.declarer) + 1) % 4]
         advice = analyze_double(_view(deal, me, bids), seed=n, jobs=args.jobs)
         points = solver.solve(deal).declarer_points

@@ -63,6 +63,27 @@ def model_auction(rng: random.Random, hands: list[int]) -> list[tuple[str, str]]
     return bids
 
 
+def model_deal(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str, str]]]:
+    """A random deal whose auction, drawn from the bidding model, ends in ``contract``; a
+    Dobbm declarer lays away ``heuristic_discard``."""
+    while True:
+        order = list(range(36))
+        rng.shuffle(order)
+        hands, dobb = deal_cards(order, 4)
+        bids = model_auction(rng, hands)
+        said = [(s, b) for s, b in bids if b != "pass"]
+        if not said or said[-1][1] != contract:
+            continue
+        declarer = said[-1][0]
+        held = dict(zip(SEATS, hands))
+        discard = None
+        if contract == "dobbm":
+            twelve = held[declarer] | dobb
+            discard = heuristic_discard(twelve)
+            held[declarer] = twelve & ~discard
+        return Deal(SEATS, declarer, contract, held, dobb, discard, (), 0, "Dave"), bids
+
+
 def make_doc(command: str, rng: random.Random, full: bool = False) -> dict[str, Any]:
     """A seeded view document for ``command``: a deal, bid by the model, seen from one seat.
 
