@@ -208,3 +208,9 @@ def test_discard_table_is_ranked_by_the_estimates_it_shows() -> None:
     assert advice.info["finalists"] >= 1
     assert len({o.samples for o in advice.options}) > 2       # stages and the race
     assert all(o.stderr_units is not None and o.stderr is not None for o in advice.options)
+
+
+@pytest.mark.parametrize("z", [0, -1.0, float("nan"), float("inf"), "2"])
+def test_discard_race_z_must_be_a_positive_number(z) -> None:
+    with pytest.raises(OptionError, match="race_z"):
+        analyze_discard(view_of(DISCARD, "discard"), samples=2, seed=1, jobs=1, race_z=z)

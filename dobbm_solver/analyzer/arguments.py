@@ -36,8 +36,8 @@ def check_view(view: View, command: str) -> None:
         raise OptionError(f"{command} needs a view made for it (make_view(spec, {command!r})), not {got!r}")
 
 
-def check_target(target: float) -> float:
-    """A positive target standard error (points), as a float."""
-    if not isinstance(target, (int, float)) or isinstance(target, bool) or not target > 0:
-        raise OptionError(f"target_stderr must be a positive number of points, not {target!r}")
+def check_target(target: float, name: str = "target_stderr", what: str = "number of points") -> float:
+    """A positive finite ``name`` (by default the target standard error, in points), as a float."""
+    if not isinstance(target, (int, float)) or isinstance(target, bool) or not 0 < target < float("inf"):
+        raise OptionError(f"{name} must be a positive {what}, not {target!r}")
     return float(target)

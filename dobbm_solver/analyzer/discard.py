@@ -109,6 +109,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     fixed = resolve_samples(samples, minimum=1)
     seed = resolve_seed(seed)
     target = check_target(target_stderr)
+    race_z = check_target(race_z, "race_z", "number of standard errors")
     assert view.dobb is not None
     run = _DiscardRun(view.my_hand | view.dobb, fixed, target)
     with SampleRunner(view, seed, jobs, progress) as runner:
