@@ -14,8 +14,8 @@ passes.  The Dobbm threshold depends on the bidder's turn in the round
     P(pass)  = 1 - P(solo)                               (after a Dobbm)
 
 :func:`bid_probabilities` gives these, :func:`model_bid` the noiseless bid
-(the baseline shown next to the Monte Carlo recommendation).  The thresholds
-are calibrated with the solver (see :data:`BID_DOBBM_THRESHOLD`).  For
+(the baseline shown next to the Monte Carlo recommendation).  The constants
+are fitted to the arena's own bidders (see :data:`BID_DOBBM_THRESHOLD`).  For
 sampling, a bid also has a small chance :data:`BID_LAPSE` of ignoring the
 model, so that no auction is impossible: :func:`bid_likelihood` is the
 chance of what a seat is known to have bid (a *kind*: :data:`KIND_PASS`,
