@@ -89,7 +89,7 @@ from .cards import (
 )
 from .deal import Deal, validate
 from .errors import DobbmError
-from .rules import lay_away_error
+from .rules import sau_rule_ok
 
 __all__ = [
     "TRUMP_VALUE", "SOLO_THRESHOLD", "DEFAULT_SEATS",
@@ -168,7 +168,7 @@ def legal_discards(hand12: CardSet) -> list[CardSet]:
     out: list[CardSet] = []
     for combo in combinations(cards, DOBB_SIZE):
         d = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])
-        if lay_away_error(d) is None:
+        if sau_rule_ok(d):       # four cards: the Sau rule is all of lay_away_error
             out.append(d)
     return out
 

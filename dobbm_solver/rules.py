@@ -77,12 +77,16 @@ def lay_away_error(cards: CardSet) -> str | None:
     n = popcount(cards)
     if n != DOBB_SIZE:
         return f"must lay away exactly {DOBB_SIZE} cards, not {n}"
-    saus = popcount(cards & BB_PLAIN_SAUS)
-    hearts = popcount(cards & BB_TRUMPS)
-    if saus > hearts:
+    if not sau_rule_ok(cards):
+        hearts = popcount(cards & BB_TRUMPS)
         return (f"cannot lay away {' '.join(set_names(cards & BB_PLAIN_SAUS))} with only "
                 f"{hearts} heart{'s' if hearts != 1 else ''} (Sau rule)")
     return None
+
+
+def sau_rule_ok(cards: CardSet) -> bool:
+    """Whether ``cards`` lay away no more plain Saus than hearts (the Sau rule alone)."""
+    return popcount(cards & BB_PLAIN_SAUS) <= popcount(cards & BB_TRUMPS)
 
 
 def legal_lay_away(cards: CardSet) -> bool:

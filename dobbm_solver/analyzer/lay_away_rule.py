@@ -27,7 +27,6 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..cards import (
-    BB_PLAIN_SAUS,
     BB_SUITS,
     BB_TRUMPS,
     DOBB_SIZE,
@@ -46,6 +45,7 @@ from ..cards import (
 )
 from ..errors import DobbmError
 from ..heuristics import PLAIN_SUITS, top_cards
+from ..rules import sau_rule_ok
 
 __all__ = ["FEATURES", "WEIGHTS", "lay_away_features", "lay_away_score", "calibrated_discard"]
 
@@ -172,13 +172,13 @@ def calibrated_discard(hand12: CardSet, weights: tuple[float, ...] = WEIGHTS) ->
         return v
 
     best, best_score = 0, float("-inf")
+    # legal_discards' order, inlined: this runs once per sample of every bid
     for combo in combinations(cards, DOBB_SIZE):
         d = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])
-        hearts = popcount(d & BB_TRUMPS)
-        if popcount(d & BB_PLAIN_SAUS) > hearts:
+        if not sau_rule_ok(d):
             continue
         kept = hand12 & ~d
-        kh = n_hearts - hearts
+        kh = n_hearts - popcount(d & BB_TRUMPS)
         sc = base[combo[0]] + base[combo[1]] + base[combo[2]] + base[combo[3]]
         for s in PLAIN_SUITS:
             sc += suit_term(s, kept & BB_SUITS[s], kh)
