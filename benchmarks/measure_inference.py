@@ -90,7 +90,7 @@ def _model_draw(rng: random.Random, hand: int, said: bool, turn: int) -> str:
 
 def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, spread: float,
                    lapse: float | None = None) -> dict[str, float]:
-    sig = bidding._sig
+    sig = bidding.logistic
     ps = sig((strength - t_solo) / spread)
     if said:
         p = {"pass": 1.0 - ps, "solo": ps}

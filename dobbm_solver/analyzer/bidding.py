@@ -75,7 +75,8 @@ KIND_SOLO = "solo"
 BID_BASE_RATE = {KIND_PASS: 0.6843, KIND_NOT_SOLO: 0.9858, KIND_DOBBM: 0.3014, KIND_SOLO: 0.0142}
 
 
-def _sig(x: float) -> float:
+def logistic(x: float) -> float:
+    """``1 / (1 + exp(-x))``, without overflow for large ``|x|``."""
     if x >= 0:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
@@ -84,7 +85,7 @@ def _sig(x: float) -> float:
 
 def solo_probability(strength: float) -> float:
     """P(perceived strength reaches the Solo threshold)."""
-    return _sig((strength - BID_SOLO_THRESHOLD) / BID_SPREAD)
+    return logistic((strength - BID_SOLO_THRESHOLD) / BID_SPREAD)
 
 
 def dobbm_threshold(turn: int | None = None) -> float:
@@ -96,7 +97,7 @@ def dobbm_threshold(turn: int | None = None) -> float:
 
 def _p_dobbm_up(strength: float, turn: int | None = None) -> float:
     """P(perceived strength reaches the Dobbm threshold)."""
-    return _sig((strength - dobbm_threshold(turn)) / BID_SPREAD)
+    return logistic((strength - dobbm_threshold(turn)) / BID_SPREAD)
 
 
 def bid_likelihood(kind: str, strength: float, turn: int | None = None) -> float:

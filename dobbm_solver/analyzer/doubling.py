@@ -34,12 +34,12 @@ The model serves twice:
 
 from __future__ import annotations
 
-import math
 from typing import Iterable, Sequence
 
 from ..cards import BB_TRUMPS, CardSet, popcount
 from ..deal import MAX_DOUBLINGS
 from ..heuristics import fast_hand_strength
+from .bidding import logistic
 
 __all__ = ["DEFENDER", "DECLARER", "SCHWACHER", "RETOUR", "RETOUR_BACK",
            "DOUBLING_MODEL", "DOUBLING_LAPSE", "DOUBLING_BASE_RATE",
@@ -84,13 +84,6 @@ DOUBLING_BASE_RATE: dict[tuple[str, str], float] = {
 }
 
 
-def _sig(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
 def declarer_cards(contract: str, dealt: CardSet, dobb: CardSet) -> CardSet:
     """The cards the declarer is rated on: a Solo's 8, a Dobbm's 12 (with the Dobb)."""
     return dealt | dobb if contract == "dobbm" else dealt
@@ -100,7 +93,7 @@ def player_doubles(situation: str, contract: str, cards: CardSet) -> float:
     """The model's chance that a player holding ``cards`` says one more doubling in
     ``situation`` (:data:`SCHWACHER`, :data:`RETOUR`, :data:`RETOUR_BACK`)."""
     a, b, c = DOUBLING_MODEL[(situation, contract)]
-    return _sig(a + b * fast_hand_strength(cards) + c * popcount(cards & BB_TRUMPS))
+    return logistic(a + b * fast_hand_strength(cards) + c * popcount(cards & BB_TRUMPS))
 
 
 def side_doubles(situation: str, contract: str, hands: Iterable[CardSet]) -> float:
