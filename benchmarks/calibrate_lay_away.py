@@ -67,9 +67,10 @@ def solver() -> Solver:
     return _solver
 
 
-def deal_hand(i: int) -> tuple[list[int], int]:
-    """Hand ``i``: the four dealt hands (the first has strength 9..22) and the Dobb."""
-    rng = random.Random(f"calibrate-lay-away:{i}")
+def deal_hand(i: int, key: str = "calibrate-lay-away") -> tuple[list[int], int]:
+    """Hand ``i`` of the stream ``key``: the four dealt hands (the first has strength
+    9..22) and the Dobb."""
+    rng = random.Random(f"{key}:{i}")
     while True:
         cards = list(range(36))
         rng.shuffle(cards)

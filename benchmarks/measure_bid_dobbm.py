@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 from multiprocessing import Pool
 from typing import Any, Sequence
+
+from calibrate_lay_away import deal_hand
 
 from dobbm_solver.analyzer import analyze_bid, analyze_discard, make_view, work
 from dobbm_solver.analyzer.bidding import solo_probability
@@ -42,7 +43,7 @@ from dobbm_solver.analyzer.lay_away_rule import calibrated_discard
 from dobbm_solver.cards import parse_card, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import fast_hand_strength, hand_strength, heuristic_discard
+from dobbm_solver.heuristics import fast_hand_strength, heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 
@@ -51,13 +52,7 @@ _solver: Solver | None = None
 
 
 def deal_hands(i: int) -> tuple[list[int], int]:
-    rng = random.Random(f"measure-bid-dobbm:{i}")
-    while True:
-        cards = list(range(36))
-        rng.shuffle(cards)
-        hands = [sum(1 << c for c in cards[8 * k:8 * k + 8]) for k in range(4)]
-        if 9 <= hand_strength(hands[0]) <= 22:
-            return hands, sum(1 << c for c in cards[32:])
+    return deal_hand(i, "measure-bid-dobbm")
 
 
 def _view(hands: Sequence[int], command: str, dobb: int | None = None) -> Any:
