@@ -138,8 +138,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
 def _mean_units(runner: SampleRunner, run: _DiscardRun, r: CardSet) -> tuple[float, float, float]:
     """Lay-away ``r`` so far: mean units, mean points, the rule of thumb's score."""
     k = run.solved[r]
-    pts = [runner.results[i][r] for i in range(k)]
-    return (sum(payment(p, "dobbm", 0, True) for p in pts) / k, sum(pts) / k, run.heur[r])
+    return sum(_pays(runner, r, k)) / k, sum(_points(runner, r, k)) / k, run.heur[r]
 
 
 def _best_first(runner: SampleRunner, run: _DiscardRun, group: Sequence[CardSet]) -> list[CardSet]:
