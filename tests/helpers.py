@@ -16,6 +16,15 @@ from dobbm_solver.handfile import parse_deal_text
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (read from /proc)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def children(pid: int, *, recursive: bool = False) -> list[int]:
     """The process ids whose parent is ``pid`` (read from /proc); with
     ``recursive`` their children too, and so on."""

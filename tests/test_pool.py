@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
-from helpers import children
+from helpers import alive, children
 
 from dobbm_solver import _pool
 from dobbm_solver._pool import (
@@ -60,20 +60,14 @@ def _fail_on_2(x: int) -> int:
     return x
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def _wait_gone(pids: list[int], seconds: float) -> list[int]:
     """The processes of ``pids`` still alive after up to ``seconds``."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
+    return [p for p in pids if alive(p)]
 
 
 # --------------------------------------------------------------------------
@@ -333,7 +327,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path, how):
         left = _wait_gone(kids, 5 + 2 * _pool.WATCHDOG_SECONDS)
     finally:
         for k in kids:   # the test's own processes, if the watchdog failed
-            if _alive(k):
+            if alive(k):
                 os.kill(k, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()

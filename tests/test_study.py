@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import children
+from helpers import alive, children
 
 from dobbm_solver import cli
 from dobbm_solver.cards import BB_TRUMPS, parse_card, popcount, set_names
@@ -447,12 +447,6 @@ def test_example_script(tmp_path):
 # Ctrl-C
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
@@ -489,7 +483,7 @@ def test_ctrl_c_stops_at_once_and_resumes(tmp_path, jobs):
     assert "interrupted:" in err and "run the same command again to resume" in err
     assert "Traceback" not in err
     time.sleep(0.1)
-    assert [k for k in kids if _alive(k)] == []
+    assert [k for k in kids if alive(k)] == []
     rows = jsonl(out)      # whole lines only
     assert 3 <= len(rows) < 360
 
