@@ -162,6 +162,11 @@ class ControlVariates:
         return got
 
 
+def wins_of(points: Sequence[int]) -> list[float]:
+    """1.0 for each declarer's result of 61 or more, else 0.0."""
+    return [1.0 if p >= WIN_THRESHOLD else 0.0 for p in points]
+
+
 def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: Sequence[int] | None,
                     weights: Sequence[float] | None = None) -> OptionEstimate:
     """An option's estimate from per-sample payments (units) and the declarer's points.
@@ -174,7 +179,7 @@ def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: 
     ev, se_u = fit.mean(pays)
     if points is None:
         return OptionEstimate(option, ev, None, None, None, n, se_u)
-    wins = [1.0 if p >= WIN_THRESHOLD else 0.0 for p in points]
+    wins = wins_of(points)
     if weights is None:
         ep, se_p = fit.mean([float(p) for p in points])
         win, _ = fit.mean(wins)
@@ -199,7 +204,7 @@ class Series:
     points: Sequence[int]
 
     def wins(self) -> list[float]:
-        return [1.0 if p >= WIN_THRESHOLD else 0.0 for p in self.points]
+        return wins_of(self.points)
 
 
 def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: Series, fit: PlainMean,
