@@ -97,7 +97,7 @@ def cardset(cards: Iterable[Card]) -> CardSet:
 
 
 def popcount(cs: CardSet) -> int:
-    return bin(cs).count("1")
+    return cs.bit_count()
 
 
 def scan_forward(cs: CardSet) -> Iterator[Card]:

@@ -296,7 +296,7 @@ def fast_discard_scores(hand12: CardSet, exclude: CardSet = 0,
     tops = 0
     for s in PLAIN_SUITS:
         tops |= top_cards(hand12, s)
-    base = {}
+    base = [0] * NUM_CARDS
     for c in cards:
         v = round(10 * BANK_WEIGHT) * card_points(c)
         if card_suit(c) == TRUMP:
@@ -305,22 +305,30 @@ def fast_discard_scores(hand12: CardSet, exclude: CardSet = 0,
             v -= round(10 * SAU_PENALTY) if card_rank(c) == RANK_A else round(10 * TOP_CARD_PENALTY)
         base[c] = v
     n_hearts = popcount(hand12 & BB_TRUMPS)
-    kept_suit_term = _KeptSuitTerms(tops)
+    terms = _KeptSuitTerms(tops)
+    term, get = terms.term, terms.cache.get
+    # the loop runs 495 times a call, for every sample of a view with an
+    # unseen Dobbm declarer: plain locals, the suits unrolled, int.bit_count
+    s1, s2, s3 = PLAIN_SUITS
+    m1, m2, m3 = BB_SUITS[s1], BB_SUITS[s2], BB_SUITS[s3]
+    k1, k2, k3 = (s << NUM_CARDS for s in PLAIN_SUITS)
+    saus_mask = BB_PLAIN_SAUS
     out = []
-    for combo in combinations(cards, DOBB_SIZE):
-        d = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])
+    for c0, c1, c2, c3 in combinations(cards, DOBB_SIZE):
+        d = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
         if d & exclude or require & ~d:
             continue
-        saus = popcount(d & BB_PLAIN_SAUS)
-        hearts = popcount(d & BB_TRUMPS)
-        if saus > hearts:
+        hearts = (d & BB_TRUMPS).bit_count()
+        if (d & saus_mask).bit_count() > hearts:
             continue
         kept = hand12 & ~d
-        kh = n_hearts - hearts
-        sc = base[combo[0]] + base[combo[1]] + base[combo[2]] + base[combo[3]]
-        for s in PLAIN_SUITS:
-            sc += kept_suit_term(s, kept & BB_SUITS[s], kh)
-        out.append((d, sc))
+        kh = (n_hearts - hearts) << (NUM_CARDS + 2)
+        t1 = get(kept & m1 | k1 | kh)
+        t2 = get(kept & m2 | k2 | kh)
+        t3 = get(kept & m3 | k3 | kh)
+        if t1 is None or t2 is None or t3 is None:    # a new kept holding: work it out once
+            t1, t2, t3 = term(kept & m1 | k1 | kh), term(kept & m2 | k2 | kh), term(kept & m3 | k3 | kh)
+        out.append((d, base[c0] + base[c1] + base[c2] + base[c3] + t1 + t2 + t3))
     return out
 
 
@@ -336,12 +344,16 @@ class _KeptSuitTerms:
         self.void_v = [round(10 * x) for x in VOID_VALUE]
         self.single_v = round(10 * SINGLETON_VALUE)
         self.risk_s, self.risk_l = round(10 * RISK_SHORT), round(10 * RISK_LONG)
-        self.cache: dict[tuple[int, CardSet, int], int] = {}
+        self.cache: dict[int, int] = {}
 
-    def __call__(self, s: int, kept_s: CardSet, kh: int) -> int:
-        key = (s, kept_s, kh)
+    def term(self, key: int) -> int:
+        """The term of the suit, kept cards and kept hearts packed in ``key``: the kept cards
+        (their suit's bits), the suit at bit :data:`NUM_CARDS` and the hearts above it."""
         v = self.cache.get(key)
         if v is None:
+            s = (key >> NUM_CARDS) & 3
+            kept_s = key & BB_SUITS[s]
+            kh = key >> (NUM_CARDS + 2)
             n = popcount(kept_s)
             top = self.tops & BB_SUITS[s]
             if n == 0:

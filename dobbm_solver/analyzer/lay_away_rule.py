@@ -31,6 +31,7 @@ from ..cards import (
     BB_TRUMPS,
     DOBB_SIZE,
     HAND_SIZE,
+    NUM_CARDS,
     RANK_10,
     RANK_A,
     RANK_K,
@@ -162,26 +163,35 @@ def calibrated_discard(hand12: CardSet, weights: tuple[float, ...] = WEIGHTS) ->
     wc, ws = weights[:_N_CARD], weights[_N_CARD:]
     base = {c: sum(w * x for w, x in zip(wc, _card_features(c, tops))) for c in cards}
     n_hearts = popcount(hand12 & BB_TRUMPS)
-    memo: dict[tuple[int, CardSet, int], float] = {}
+    memo: dict[int, float] = {}
+    get = memo.get
 
-    def suit_term(s: int, kept_s: CardSet, kh: int) -> float:
-        key = (s, kept_s, kh)
-        v = memo.get(key)
+    def suit_term(key: int) -> float:
+        # key: the kept cards of a suit, the suit at bit NUM_CARDS, the hearts kept above
+        v = get(key)
         if v is None:
-            v = memo[key] = sum(w * x for w, x in zip(ws, _suit_features(kept_s, tops & BB_SUITS[s], kh)))
+            s = (key >> NUM_CARDS) & 3
+            v = memo[key] = sum(w * x for w, x in zip(ws, _suit_features(
+                key & BB_SUITS[s], tops & BB_SUITS[s], key >> (NUM_CARDS + 2))))
         return v
 
+    s1, s2, s3 = PLAIN_SUITS
+    m1, m2, m3 = BB_SUITS[s1], BB_SUITS[s2], BB_SUITS[s3]
+    k1, k2, k3 = (s << NUM_CARDS for s in PLAIN_SUITS)
     best, best_score = 0, float("-inf")
     # legal_discards' order, inlined: this runs once per sample of every bid
-    for combo in combinations(cards, DOBB_SIZE):
-        d = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])
+    for c0, c1, c2, c3 in combinations(cards, DOBB_SIZE):
+        d = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
         if not sau_rule_ok(d):
             continue
         kept = hand12 & ~d
-        kh = n_hearts - popcount(d & BB_TRUMPS)
-        sc = base[combo[0]] + base[combo[1]] + base[combo[2]] + base[combo[3]]
-        for s in PLAIN_SUITS:
-            sc += suit_term(s, kept & BB_SUITS[s], kh)
+        kh = (n_hearts - (d & BB_TRUMPS).bit_count()) << (NUM_CARDS + 2)
+        t1 = get(kept & m1 | k1 | kh)
+        t2 = get(kept & m2 | k2 | kh)
+        t3 = get(kept & m3 | k3 | kh)
+        if t1 is None or t2 is None or t3 is None:    # a new kept holding: work it out once
+            t1, t2, t3 = suit_term(kept & m1 | k1 | kh), suit_term(kept & m2 | k2 | kh), suit_term(kept & m3 | k3 | kh)
+        sc = base[c0] + base[c1] + base[c2] + base[c3] + t1 + t2 + t3
         if sc > best_score + 1e-9:
             best, best_score = d, sc
     return best
