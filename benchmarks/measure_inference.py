@@ -170,7 +170,7 @@ def bid_arrays(rows: Sequence[Row], use: Sequence[int]) -> tuple[Any, ...]:
 def refit(rows: Sequence[Row], use: Sequence[int]) -> tuple[list[float], float]:
     """Maximum likelihood :data:`PARAMS` and weights of the features ``use`` (lapse fixed at
     ``BID_LAPSE``): the parameters and their mean log-likelihood a bid.  Needs scipy."""
-    from scipy.optimize import minimize
+    from scipy.optimize import minimize  # type: ignore[import-untyped]
     data = bid_arrays(rows, use)
     x0 = [12.6, 11.9, 11.3, 9.0, 21.6, 1.35, 1.35] + [0.0] * len(use)
     bounds = [(None, None)] * 5 + [(0.2, 8.0)] * 2 + [(None, None)] * len(use)
