@@ -9,12 +9,13 @@ hand the Dobb, and solves with open cards both a Dobbm (the lay-away of
 Solo against unconstrained defenders.  It prints, by strength, the
 declarer's mean units (3 x units) in each contract and two linear fits:
 
-* where Dobbm's expected units cross zero (fit over strengths 9..16):
-  ``analyzer.BID_DOBBM_THRESHOLD``;
-* where Solo's overtake Dobbm's (fit over 17..27): ``analyzer.BID_SOLO_THRESHOLD``.
+* where Dobbm's expected units cross zero (fit over strengths 9..16);
+* where Solo's overtake Dobbm's (fit over 17..27).
 
-With 5000 deals (about a minute on two cores) the fits gave 12.6 and 22.3;
-the analyzer uses 12.5 and 22.0.  Not a test: pytest does not collect it.
+With 5000 deals (about a minute on two cores) the fits gave 12.6 and 22.3,
+the solver's own break-even in strength.  The analyzer's bidding model is
+fitted instead to the arena's bidders, on ``analyzer.bidding.bid_score``
+(``benchmarks/measure_inference.py``).  Not a test: pytest does not collect it.
 """
 
 from __future__ import annotations

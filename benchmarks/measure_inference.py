@@ -1,6 +1,8 @@
 """Does the bidding model describe the arena's own bidders?  And the sampler, its declarers?
 
     python benchmarks/measure_inference.py --deals 600 [--seed 1] [--jobs 2] [--strategy advice]
+        [--samples 1] [--save FILE]
+    python benchmarks/measure_inference.py --fit FILE [--holdout FILE]
 
 Deals ``--deals`` arena tables (``arena.game.deal_table``) and bids each with
 every seat playing ``--strategy`` (the arena's ``advice``: ``analyze_bid`` at
@@ -9,45 +11,66 @@ itself, where the sampler must be exact), forehand first, up to a Solo.  Then:
 
 1. **The bids against the model.**  By hand strength, how often the seats bid
    Dobbm and Solo, next to the model's probabilities for the same hands
-   (``bid_probabilities``, lapses included), with the z-score of the
-   difference; and the model refitted to these bids by maximum likelihood
-   (thresholds and spread), with the mean log-likelihood per bid of both.
-   ``--base-rates HANDS`` prints instead the model's base rates
-   (``BID_BASE_RATE``) over random hands, for the constants it has.
+   (``bid_likelihood`` of each hand's ``bid_score`` at its turn, lapses
+   included), with the z-score of the difference; the mean strength of the
+   Dobbm bidders against the model's expectation over the same hands; and
+   the model's mean log-likelihood a bid.
 2. **The sampler against the truth.**  For every deal that ends in a game, the
-   first defender's view (as ``double`` sees it) is sampled once; the
-   sampled declarer's strength is set against the real declarer's, by
-   contract: means with standard errors, and quartiles.  If the model
-   describes the bidders, the two agree.
+   first defender's view (as ``double`` sees it) is sampled ``--samples``
+   times; the sampled declarers' mean strength is set against the real
+   declarer's, by contract: means with standard errors, and quartiles.  If
+   the model describes the bidders, the two agree.
+
+``--save FILE`` writes every bid with its 8 cards; ``--fit FILE`` then refits
+the model (thresholds by turn, Solo threshold, both spreads) by maximum
+likelihood to those bids, with the bid score ``hand_strength`` alone or plus
+one or two of :data:`FEATURES`, and prints the log-likelihood a bid of each
+fit (and on the bids of ``--holdout FILE``): how ``analyzer.bidding``'s
+score weights were chosen.  ``--base-rates HANDS`` prints the model's base
+rates (``BID_BASE_RATE``) over random hands, for the constants it has.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
+from itertools import combinations
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, Sequence
 
 from dobbm_solver.analyzer import bid_probabilities, bidding, make_view
 from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.arena.decisions import Env, decide_bid
 from dobbm_solver.arena.game import bidding_order, deal_table
 from dobbm_solver.arena.strategies import ARENA_SAMPLES
-from dobbm_solver.cards import HAND_SIZE, NUM_CARDS, cardset, set_names
+from dobbm_solver.cards import (
+    BB_PLAIN_SAUS,
+    BB_SUITS,
+    BB_TRUMPS,
+    HAND_SIZE,
+    NUM_CARDS,
+    cardset,
+    parse_cards,
+    popcount,
+    set_names,
+    set_points,
+)
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import hand_strength
+from dobbm_solver.heuristics import PLAIN_SUITS, hand_strength
 from dobbm_solver.solver import Solver
 
 BUCKETS = (0, 8, 10, 12, 14, 16, 18, 20, 22, 24, 99)
 _env: Env | None = None
 
 
-def one(args: tuple[int, int, str]) -> dict[str, Any]:
-    """One table's auction: each bid with its strength, and the sampler's declarer."""
+def one(args: tuple[int, int, str, int]) -> dict[str, Any]:
+    """One table's auction: each bid with its strength and hand, and the sampler's declarers
+    (the mean strength of ``samples`` of them)."""
     global _env
-    seed, index, strategy = args
+    seed, index, strategy, samples = args
     if _env is None:
         _env = Env(Solver(16), ARENA_SAMPLES)
     table = deal_table(seed, index)
@@ -60,7 +83,7 @@ def one(args: tuple[int, int, str]) -> dict[str, Any]:
             bid = _model_draw(rng, table.hands[seat], said, len(bids))
         else:
             bid = decide_bid(strategy, table, _env, seat, bids)
-        rows.append((hand_strength(table.hands[seat]), said, bid, len(bids)))
+        rows.append((hand_strength(table.hands[seat]), said, bid, len(bids), table.hands[seat]))
         bids += ((seat, bid),)
         if bid == "solo":
             break
@@ -74,9 +97,9 @@ def one(args: tuple[int, int, str]) -> dict[str, Any]:
                "contract": contract, "bids": [{s: b} for s, b in bids],
                "hands": {me: " ".join(set_names(table.hands[me]))}}
         view = make_view(parse_spec(doc, "<inference>"), "double")
-        _, dealt, _ = sampler_for(view).sample(index, 0)
-        out.update(contract=contract, true=hand_strength(table.hands[declarer]),
-                   sampled=hand_strength(dealt[declarer]))
+        sampler = sampler_for(view)
+        sampled = [hand_strength(sampler.sample(index, k)[1][declarer]) for k in range(samples)]
+        out.update(contract=contract, true=hand_strength(table.hands[declarer]), sampled=statistics.fmean(sampled))
     return out
 
 
@@ -84,47 +107,75 @@ def _model_draw(rng: random.Random, hand: int, said: bool, turn: int) -> str:
     """A bid drawn from the bidding model itself, lapses included."""
     p = bidding.bid_probabilities(hand, dobbm_said=said, turn=turn)
     if rng.random() < bidding.BID_LAPSE:
-        p = {b: bidding.BID_BASE_RATE[_kind(said, b)] for b in p}
+        p = {b: bidding.BID_BASE_RATE[bid_kind(said, b)] for b in p}
     return rng.choices(list(p), weights=list(p.values()))[0]
 
 
-def _probabilities(strength: float, said: bool, t_dobbm: float, t_solo: float, spread: float,
-                   lapse: float | None = None) -> dict[str, float]:
-    sig = bidding.logistic
-    ps = sig((strength - t_solo) / spread)
-    if said:
-        p = {"pass": 1.0 - ps, "solo": ps}
-    else:
-        pd = sig((strength - t_dobbm) / spread)
-        p = {"pass": 1.0 - pd, "dobbm": max(0.0, pd - ps), "solo": ps}
-    lapse = bidding.BID_LAPSE if lapse is None else lapse
+Row = tuple[float, bool, str, int, int]    # strength, Dobbm said before, bid, turn, the 8 cards
+
+#: Features of the 8 cards a bid score may add to ``hand_strength`` (``--fit``).
+FEATURES = ("trumps", "high_trumps", "plain_saus", "voids", "points")
+#: The model's parameters, in order: Dobbm thresholds by turn, Solo threshold,
+#: spread, Solo spread, then one weight per feature used.
+PARAMS = ("dobbm_1", "dobbm_2", "dobbm_3", "dobbm_4", "solo", "spread", "solo_spread")
+
+
+def hand_features(hand: int) -> tuple[float, ...]:
+    """The :data:`FEATURES` of 8 cards."""
+    plain = [hand & BB_SUITS[s] for s in PLAIN_SUITS]
+    return (float(popcount(hand & BB_TRUMPS)), float(popcount(hand & BB_TRUMPS & HIGH)),
+            float(popcount(hand & BB_PLAIN_SAUS)), float(sum(not cs for cs in plain)), float(set_points(hand)))
+
+
+HIGH = sum(1 << c for c in parse_cards("HA H10 HK"))
+
+
+def model_params() -> list[float]:
+    """The bidding model's present constants as :data:`PARAMS` with the two score weights."""
+    return [*bidding.BID_DOBBM_THRESHOLD_BY_TURN, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD,
+            bidding.BID_SOLO_SPREAD, bidding.BID_HIGH_TRUMP_WEIGHT, bidding.BID_POINTS_WEIGHT]
+
+
+def loglik(params: Sequence[float], data: tuple[Any, ...], lapse: float | None = None) -> float:
+    """Mean log-likelihood a bid of the model with ``params`` (:data:`PARAMS`, then the weights
+    of the features of ``data``, :func:`bid_arrays`), lapses included: the model of
+    ``analyzer.bidding`` for any constants."""
+    import numpy as np
+    s, said, bid, turn, feats = data
+    t = np.asarray(params, float)
+    score = s + feats @ t[len(PARAMS):]
+
+    def sig(x: Any) -> Any:
+        return 1.0 / (1.0 + np.exp(-x))
+
+    ps = sig((score - t[4]) / t[6])
+    up = sig((score - t[:4][turn]) / t[5])
+    p = np.where(bid == "solo", ps, np.where(said, 1 - ps, np.where(bid == "pass", 1 - np.maximum(up, ps),
+                                                                     np.maximum(0.0, up - ps))))
     base = bidding.BID_BASE_RATE
-    kind = {"pass": bidding.KIND_NOT_SOLO if said else bidding.KIND_PASS,
-            "dobbm": bidding.KIND_DOBBM, "solo": bidding.KIND_SOLO}
-    return {k: (1 - lapse) * v + lapse * base[kind[k]] for k, v in p.items()}
+    rate = np.where(bid == "solo", base["solo"], np.where(said, base["not_solo"],
+                                                          np.where(bid == "pass", base["pass"], base["dobbm"])))
+    lapse = bidding.BID_LAPSE if lapse is None else lapse
+    return float(np.mean(np.log(np.maximum(1e-12, (1 - lapse) * p + lapse * rate))))
 
 
-def _loglik(rows: list[tuple[float, bool, str]], t_dobbm: float, t_solo: float, spread: float,
-            lapse: float | None = None) -> float:
-    return sum(math.log(max(1e-12, _probabilities(s, said, t_dobbm, t_solo, spread, lapse)[b]))
-               for s, said, b in rows) / len(rows)
+def bid_arrays(rows: Sequence[Row], use: Sequence[int]) -> tuple[Any, ...]:
+    """The bids as numpy arrays: strength, Dobbm said, bid, turn, and the features ``use``."""
+    import numpy as np
+    feats = np.array([[hand_features(r[4])[k] for k in use] for r in rows], float).reshape(len(rows), len(use))
+    return (np.array([r[0] for r in rows]), np.array([r[1] for r in rows]), np.array([r[2] for r in rows]),
+            np.array([min(r[3], 3) for r in rows]), feats)
 
 
-def _refit(rows: list[tuple[float, bool, str]]) -> tuple[float, float, float, float]:
-    """Maximum likelihood thresholds, spread and lapse, by coordinate search."""
-    best = [bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD, bidding.BID_LAPSE]
-    step = [2.0, 2.0, 0.5, 0.02]
-    for _ in range(8):
-        for axis in range(4):
-            cands = []
-            for k in range(-4, 5):
-                c = list(best)
-                c[axis] += step[axis] * k / 4
-                if c[2] > 0.1 and 0.001 <= c[3] <= 0.5:
-                    cands.append(c)
-            best = max(cands, key=lambda c: _loglik(rows, c[0], c[1], c[2], c[3]))
-        step = [x / 2 for x in step]
-    return best[0], best[1], best[2], best[3]
+def refit(rows: Sequence[Row], use: Sequence[int]) -> tuple[list[float], float]:
+    """Maximum likelihood :data:`PARAMS` and weights of the features ``use`` (lapse fixed at
+    ``BID_LAPSE``): the parameters and their mean log-likelihood a bid.  Needs scipy."""
+    from scipy.optimize import minimize  # type: ignore[import-untyped]
+    data = bid_arrays(rows, use)
+    x0 = [12.6, 11.9, 11.3, 9.0, 21.6, 1.35, 1.35] + [0.0] * len(use)
+    bounds = [(None, None)] * 5 + [(0.2, 8.0)] * 2 + [(None, None)] * len(use)
+    got = minimize(lambda t: -loglik(t, data), x0, method="L-BFGS-B", bounds=bounds)
+    return [float(x) for x in got.x], -float(got.fun)
 
 
 def _bucket(s: float) -> str:
@@ -134,8 +185,13 @@ def _bucket(s: float) -> str:
     return "?"
 
 
-def report_bids(rows: list[tuple[float, bool, str]]) -> None:
-    print("bids with no Dobbm said before: strength, hands, observed vs model (z)")
+def _model_probability(row: Row, bid: str) -> float:
+    """The model's chance (lapses included, with the bidder's turn) of ``bid`` from the row's hand."""
+    return bidding.bid_likelihood(bid_kind(row[1], bid), bidding.bid_score(row[4]), row[3])
+
+
+def report_bids(rows: Sequence[Row]) -> None:
+    print("bids with no Dobbm said before: strength, hands, observed vs model with the turn (z)")
     for lo, hi in zip(BUCKETS, BUCKETS[1:]):
         got = [r for r in rows if not r[1] and lo <= r[0] < hi]
         if not got:
@@ -143,29 +199,43 @@ def report_bids(rows: list[tuple[float, bool, str]]) -> None:
         line = f"  {_bucket(got[0][0])} n={len(got):4d}"
         for kind in ("dobbm", "solo"):
             obs = sum(r[2] == kind for r in got) / len(got)
-            pred = statistics.fmean(bid_probabilities_with_lapse(r[0], False)[kind] for r in got)
+            pred = statistics.fmean(_model_probability(r, kind) for r in got)
             z = (obs - pred) / math.sqrt(max(1e-9, pred * (1 - pred) / len(got)))
             line += f"  {kind} {obs:5.3f} vs {pred:5.3f} ({z:+.1f})"
         print(line)
     said = [r for r in rows if r[1]]
     if said:
         obs = sum(r[2] == "solo" for r in said) / len(said)
-        pred = statistics.fmean(bid_probabilities_with_lapse(r[0], True)["solo"] for r in said)
+        pred = statistics.fmean(_model_probability(r, "solo") for r in said)
         print(f"  after a Dobbm: n={len(said)} solo {obs:.3f} vs {pred:.3f}")
-    model = (bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD, bidding.BID_LAPSE)
-    fit = _refit(rows)
-    for name, m in (("model", model), ("refit", fit)):
-        print(f"{name}  thresholds dobbm {m[0]:.2f} solo {m[1]:.2f} spread {m[2]:.2f} lapse {m[3]:.3f}: "
-              f"log-likelihood {_loglik(rows, *m):.4f} a bid ({len(rows)} bids)")
+    first = [r for r in rows if not r[1]]
+    weights = [_model_probability(r, "dobbm") for r in first]
+    real = [r[0] for r in first if r[2] == "dobbm"]
+    if real:
+        expect = sum(w * r[0] for w, r in zip(weights, first)) / sum(weights)
+        print(f"  mean strength of the Dobbm bidders: real {statistics.fmean(real):.2f}, "
+              f"the model's on the same hands {expect:.2f}")
+    ll = statistics.fmean(math.log(_model_probability(r, r[2])) for r in rows)
+    print(f"the model: log-likelihood {ll:.4f} a bid ({len(rows)} bids)")
 
 
-def bid_probabilities_with_lapse(strength: float, said: bool) -> dict[str, float]:
-    return _probabilities(strength, said, bidding.BID_DOBBM_THRESHOLD, bidding.BID_SOLO_THRESHOLD,
-                          bidding.BID_SPREAD)
+def report_fit(rows: Sequence[Row], holdout: Sequence[Row]) -> None:
+    """Refit the model with each set of one or two features, on ``rows``; log-likelihood a bid
+    on them and on ``holdout`` (if any)."""
+    have = [(), *((k,) for k in range(len(FEATURES))), *combinations(range(len(FEATURES)), 2)]
+    placed = (FEATURES.index("high_trumps"), FEATURES.index("points"))
+    print(f"the model in place: {loglik(model_params(), bid_arrays(rows, placed)):.4f} a bid" + (
+        f", held out {loglik(model_params(), bid_arrays(holdout, placed)):.4f}" if holdout else ""))
+    for use in have:
+        params, ll = refit(rows, use)
+        names = "+".join(FEATURES[k] for k in use) or "strength alone"
+        shown = " ".join(f"{n} {v:.3f}" for n, v in zip([*PARAMS, *(FEATURES[k] for k in use)], params))
+        held = f" held out {loglik(params, bid_arrays(holdout, use)):.4f}" if holdout else ""
+        print(f"  {names:26s} {ll:.4f}{held}  ({shown})")
 
 
-def report_sampler(games: list[dict[str, Any]]) -> None:
-    print("declarer's strength, real vs sampled from the first defender's view")
+def report_sampler(games: list[dict[str, Any]], samples: int) -> None:
+    print(f"declarer's strength, real vs sampled from the first defender's view ({samples} a deal)")
     for contract in ("dobbm", "solo"):
         got = [g for g in games if g["contract"] == contract]
         if len(got) < 2:
@@ -181,7 +251,7 @@ def report_sampler(games: list[dict[str, Any]]) -> None:
               + f"; sampled - real {statistics.fmean(d):+.2f} ± {statistics.stdev(d) / math.sqrt(len(d)):.2f}")
 
 
-def _kind(said: bool, bid: str) -> str:
+def bid_kind(said: bool, bid: str) -> str:
     if bid == "pass":
         return bidding.KIND_NOT_SOLO if said else bidding.KIND_PASS
     return bidding.KIND_DOBBM if bid == "dobbm" else bidding.KIND_SOLO
@@ -194,9 +264,9 @@ def base_rates(hands: int, seed: int) -> dict[str, float]:
     deck = list(range(NUM_CARDS))
     totals = dict.fromkeys(bidding.BID_BASE_RATE, 0.0)
     for _ in range(hands):
-        s = hand_strength(cardset(rng.sample(deck, HAND_SIZE)))
+        score = bidding.bid_score(cardset(rng.sample(deck, HAND_SIZE)))
         for kind in totals:
-            totals[kind] += bidding.model_likelihood(kind, s)
+            totals[kind] += bidding.model_likelihood(kind, score)
     return {k: round(v / hands, 4) for k, v in totals.items()}
 
 
@@ -209,28 +279,44 @@ def main() -> None:
                     help="the bidders: an arena strategy, or 'model' (bids drawn from the bidding model)")
     ap.add_argument("--base-rates", type=int, metavar="HANDS", default=0,
                     help="only print the model's base rates over HANDS random hands (two seeds)")
+    ap.add_argument("--save", metavar="FILE", help="write every bid (with its hand) and game to FILE (JSON)")
+    ap.add_argument("--samples", type=int, default=1,
+                    help="sampled declarers per deal (their mean strength is compared with the real one)")
+    ap.add_argument("--fit", metavar="FILE", help="only refit the model, with one or two features, to the bids "
+                    "saved in FILE (needs numpy and scipy)")
+    ap.add_argument("--holdout", metavar="FILE", help="with --fit: bids saved in FILE to score the fits on")
     args = ap.parse_args()
     if args.base_rates:
         for seed in (1, 2):
             print(f"base rates, seed {seed}: {base_rates(args.base_rates, seed)}")
         return
-    work = [(args.seed, i, args.strategy) for i in range(args.deals)]
+    if args.fit:
+        rows, holdout = load_rows(args.fit), load_rows(args.holdout) if args.holdout else []
+        print(f"refit to {len(rows)} bids of {args.fit}" + (f", held out {len(holdout)} of {args.holdout}"
+                                                             if holdout else ""))
+        report_fit(rows, holdout)
+        return
+    work = [(args.seed, i, args.strategy, args.samples) for i in range(args.deals)]
     with Pool(args.jobs) as pool:
         tables = pool.map(one, work, chunksize=4)
-    rows = [tuple(r[:3]) for t in tables for r in t["bids"]]
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump({"strategy": args.strategy, "seed": args.seed, "tables": tables}, f)
+    rows = rows_of(tables)
     print(f"{args.deals} deals, {len(rows)} bids by '{args.strategy}' "
           f"(bid samples {ARENA_SAMPLES.bid}); model {bid_probabilities.__module__}")
     report_bids(rows)
-    turn_model = [math.log(bidding.bid_likelihood(_kind(said, b), s, turn))
-                  for t in tables for s, said, b, turn in t["bids"]]
-    print(f"the model with its thresholds by turn: log-likelihood {statistics.fmean(turn_model):.4f} a bid")
-    for pos in range(4):
-        mine = [tuple(r[:3]) for t in tables for r in t["bids"] if r[3] == pos]
-        if len(mine) > 20:
-            fit = _refit(mine)
-            print(f"  bidder {pos + 1} of the round: {len(mine)} bids, refit dobbm {fit[0]:.2f} solo {fit[1]:.2f} "
-                  f"spread {fit[2]:.2f} lapse {fit[3]:.3f}")
-    report_sampler([t for t in tables if "contract" in t])
+    report_sampler([t for t in tables if "contract" in t], args.samples)
+
+
+def rows_of(tables: Sequence[dict[str, Any]]) -> list[Row]:
+    return [(float(r[0]), bool(r[1]), str(r[2]), int(r[3]), int(r[4])) for t in tables for r in t["bids"]]
+
+
+def load_rows(path: str) -> list[Row]:
+    """The bids of a run saved with ``--save``."""
+    with open(path) as f:
+        return rows_of(json.load(f)["tables"])
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from .advice import Advice, OptionEstimate
 from .bid import analyze_bid
-from .bidding import BID_DOBBM_THRESHOLD, BID_SOLO_THRESHOLD, BID_SPREAD, bid_probabilities, model_bid
+from .bidding import BID_DOBBM_THRESHOLD, BID_SOLO_THRESHOLD, BID_SPREAD, bid_probabilities, bid_score, model_bid
 from .checks import load_views, make_view
 from .discard import analyze_discard
 from .double import analyze_double
@@ -56,7 +56,7 @@ from .view import AnalyzerError, View
 __all__ = [
     "BID_DOBBM_THRESHOLD", "BID_SOLO_THRESHOLD", "BID_SPREAD", "TARGET_STDERR",
     "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
-    "bid_probabilities", "model_bid", "payment", "lay_away_classes", "calibrated_discard",
+    "bid_probabilities", "bid_score", "model_bid", "payment", "lay_away_classes", "calibrated_discard",
     "make_view", "load_views", "sample_deals", "clear_sampler_cache",
     "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
 ]
