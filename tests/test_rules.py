@@ -73,6 +73,14 @@ def test_deck_120_each_suit_30():
     assert set_points(C.BB_ALL) == 120
 
 
+def test_set_points_is_the_sum_of_its_cards():
+    import random
+    rng = random.Random(3)
+    for _ in range(3000):
+        hand = rng.getrandbits(36)
+        assert set_points(hand) == sum(card_points(c) for c in range(36) if (hand >> c) & 1)
+
+
 def test_rank_order_in_every_suit():
     order = ("A", "10", "K", "O", "U", "9", "8", "7", "6")          # high to low
     for s in "ELHS":

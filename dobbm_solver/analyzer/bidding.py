@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 
-from ..cards import BB_TRUMPS, CARDS_PER_SUIT, RANK_10, RANK_A, RANK_K, RANK_POINTS, TRUMP, CardSet, popcount
+from ..cards import BB_TRUMPS, CARDS_PER_SUIT, RANK_10, RANK_A, RANK_K, TRUMP, CardSet, popcount, set_points
 from ..heuristics import fast_hand_strength
 
 #: What the bid score adds to ``hand_strength`` per high trump (heart A, 10, K)
@@ -96,10 +96,6 @@ def logistic(x: float) -> float:
     return e / (1.0 + e)
 
 
-_SUIT_MASK = (1 << CARDS_PER_SUIT) - 1
-#: Card points of each holding of one suit (bit ``r``: the card of rank index ``r``).
-_POINTS_TABLE = tuple(sum(RANK_POINTS[r] for r in range(CARDS_PER_SUIT) if (m >> r) & 1)
-                      for m in range(_SUIT_MASK + 1))
 _HIGH_TRUMPS = sum(1 << (CARDS_PER_SUIT * TRUMP + r) for r in (RANK_A, RANK_10, RANK_K)) & BB_TRUMPS
 
 
@@ -112,9 +108,8 @@ def bid_score(hand: CardSet) -> float:
     >>> bid_score(cardset(parse_cards("HA H10 HK EA E9 L8 L7 S6")))   # 17 + 3 + 3.6
     23.6
     """
-    points = sum(_POINTS_TABLE[(hand >> (CARDS_PER_SUIT * suit)) & _SUIT_MASK] for suit in range(4))
     return (fast_hand_strength(hand) + BID_HIGH_TRUMP_WEIGHT * popcount(hand & _HIGH_TRUMPS)
-            + BID_POINTS_WEIGHT * points)
+            + BID_POINTS_WEIGHT * set_points(hand))
 
 
 def solo_probability(score: float) -> float:
