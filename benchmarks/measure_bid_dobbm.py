@@ -43,7 +43,7 @@ from dobbm_solver.analyzer.lay_away_rule import calibrated_discard
 from dobbm_solver.cards import parse_card, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import fast_hand_strength, heuristic_discard
+from dobbm_solver.heuristics import heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 
@@ -87,7 +87,7 @@ def one(args: tuple[int, int | None]) -> dict[str, Any]:
     chosen = sum(1 << parse_card(n) for n in advice.recommendation)
     w = 1.0
     for h in hands[1:]:
-        w *= 1.0 - solo_probability(fast_hand_strength(h))
+        w *= 1.0 - solo_probability(h)
     deal = Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb, dealer="D")
     twelve = hands[0] | dobb
     for name, d in (("discard", chosen), ("calibrated_real", calibrated_discard(twelve)),

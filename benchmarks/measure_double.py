@@ -63,8 +63,8 @@ def main() -> None:
     ap.add_argument("--answer", action="store_true", help="the declarer answers a double by the advice")
     args = ap.parse_args()
     if args.flat_lapse:
-        def flat(kind: str, score: float, turn: int | None = None) -> float:
-            return (1 - bidding.BID_LAPSE) * bidding.model_likelihood(kind, score, turn) + bidding.BID_LAPSE / 3
+        def flat(kind: str, hand: int, turn: int | None = None) -> float:
+            return (1 - bidding.BID_LAPSE) * bidding.model_likelihood(kind, hand, turn) + bidding.BID_LAPSE / 3
         sampling.bid_likelihood = flat   # where the sampler reads it
     rng = random.Random(args.seed)
     solver = Solver()

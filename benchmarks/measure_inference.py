@@ -2,7 +2,8 @@
 
     python benchmarks/measure_inference.py --deals 600 [--seed 1] [--jobs 2] [--strategy advice]
         [--samples 1] [--save FILE]
-    python benchmarks/measure_inference.py --fit FILE [--holdout FILE]
+    python benchmarks/measure_inference.py --fit FILE [FILE ...] [--holdout FILE] [--fit-solo]
+    python benchmarks/measure_inference.py --resample FILE [--samples 4] [--jobs 2]
 
 Deals ``--deals`` arena tables (``arena.game.deal_table``) and bids each with
 every seat playing ``--strategy`` (the arena's ``advice``: ``analyze_bid`` at
@@ -26,7 +27,9 @@ the model (thresholds by turn, Solo threshold, both spreads) by maximum
 likelihood to those bids, with the bid score ``hand_strength`` alone or plus
 one or two of :data:`FEATURES`, and prints the log-likelihood a bid of each
 fit (and on the bids of ``--holdout FILE``): how ``analyzer.bidding``'s
-score weights were chosen.  ``--base-rates HANDS`` prints the model's base
+score weights were chosen.  ``--resample FILE`` samples the declarers of the
+saved auctions again under the model in place (part 2 alone, without bidding
+again).  ``--base-rates HANDS`` prints the model's base
 rates (``BID_BASE_RATE``) over random hands, for the constants it has.
 """
 
@@ -88,6 +91,14 @@ def one(args: tuple[int, int, str, int]) -> dict[str, Any]:
         if bid == "solo":
             break
     out: dict[str, Any] = {"bids": rows}
+    out.update(sampled_declarer(table, index, bids, samples))
+    return out
+
+
+def sampled_declarer(table: Any, index: int, bids: tuple[tuple[str, str], ...], samples: int) -> dict[str, Any]:
+    """For an auction that ends in a game: the contract, the real declarer's strength and the
+    mean strength of ``samples`` declarers sampled from the first defender's view."""
+    out: dict[str, Any] = {}
     games = [(s, b) for s, b in bids if b != "pass"]
     if games:
         declarer, contract = games[-1]
@@ -103,6 +114,14 @@ def one(args: tuple[int, int, str, int]) -> dict[str, Any]:
     return out
 
 
+def resample_one(args: tuple[int, int, list[str], int]) -> dict[str, Any]:
+    """:func:`sampled_declarer` for a saved auction (``--resample``): the bids said at table
+    ``index`` of ``seed``, in the bidding order."""
+    seed, index, said, samples = args
+    table = deal_table(seed, index)
+    return sampled_declarer(table, index, tuple(zip(bidding_order(table), said)), samples)
+
+
 def _model_draw(rng: random.Random, hand: int, said: bool, turn: int) -> str:
     """A bid drawn from the bidding model itself, lapses included."""
     p = bidding.bid_probabilities(hand, dobbm_said=said, turn=turn)
@@ -116,8 +135,16 @@ Row = tuple[float, bool, str, int, int]    # strength, Dobbm said before, bid, t
 #: Features of the 8 cards a bid score may add to ``hand_strength`` (``--fit``).
 FEATURES = ("trumps", "high_trumps", "plain_saus", "voids", "points")
 #: The model's parameters, in order: Dobbm thresholds by turn, Solo threshold,
-#: spread, Solo spread, then one weight per feature used.
-PARAMS = ("dobbm_1", "dobbm_2", "dobbm_3", "dobbm_4", "solo", "spread", "solo_spread")
+#: spread, Solo spread, Solo threshold and spread over a Dobbm, then one weight
+#: per feature used (the Dobbm score's, then the Solo score's).
+PARAMS = ("dobbm_1", "dobbm_2", "dobbm_3", "dobbm_4", "solo", "spread", "solo_spread", "solo_over",
+          "solo_over_spread")
+#: The features the shipped Dobbm score weighs (``BID_HIGH_TRUMP_WEIGHT``, ``BID_POINTS_WEIGHT``)
+#: and those the shipped Solo score weighs (``BID_SOLO_WEIGHTS``).
+PLACED = ("high_trumps", "points")
+#: The parameters of the Solo decision alone (``--fit-solo``).
+SOLO_PARAMS = ("solo", "solo_spread", "solo_over", "solo_over_spread")
+SOLO_PLACED = ("plain_saus", "voids")
 
 
 def hand_features(hand: int) -> tuple[float, ...]:
@@ -131,51 +158,80 @@ HIGH = sum(1 << c for c in parse_cards("HA H10 HK"))
 
 
 def model_params() -> list[float]:
-    """The bidding model's present constants as :data:`PARAMS` with the two score weights."""
+    """The bidding model's present constants as :data:`PARAMS` with the score weights
+    (:data:`PLACED`: the Dobbm score's, then the Solo score's)."""
     return [*bidding.BID_DOBBM_THRESHOLD_BY_TURN, bidding.BID_SOLO_THRESHOLD, bidding.BID_SPREAD,
-            bidding.BID_SOLO_SPREAD, bidding.BID_HIGH_TRUMP_WEIGHT, bidding.BID_POINTS_WEIGHT]
+            bidding.BID_SOLO_SPREAD, bidding.BID_SOLO_OVER_THRESHOLD, bidding.BID_SOLO_OVER_SPREAD,
+            bidding.BID_HIGH_TRUMP_WEIGHT, bidding.BID_POINTS_WEIGHT, bidding.BID_SOLO_SAU_WEIGHT,
+            bidding.BID_SOLO_VOID_WEIGHT]
 
 
 def loglik(params: Sequence[float], data: tuple[Any, ...], lapse: float | None = None) -> float:
     """Mean log-likelihood a bid of the model with ``params`` (:data:`PARAMS`, then the weights
-    of the features of ``data``, :func:`bid_arrays`), lapses included: the model of
-    ``analyzer.bidding`` for any constants."""
+    of the Dobbm score's features of ``data``, then those of the Solo score's, :func:`bid_arrays`),
+    lapses included: the model of ``analyzer.bidding`` for any constants."""
     import numpy as np
-    s, said, bid, turn, feats = data
+    s, said, bid, turn, feats, solo_feats = data
     t = np.asarray(params, float)
-    score = s + feats @ t[len(PARAMS):]
+    k = len(PARAMS) + feats.shape[1]
+    score = s + feats @ t[len(PARAMS):k]
+    solo_score = s + solo_feats @ t[k:]
 
     def sig(x: Any) -> Any:
         return 1.0 / (1.0 + np.exp(-x))
 
-    ps = sig((score - t[4]) / t[6])
+    ps = sig((solo_score - np.where(said, t[7], t[4])) / np.where(said, t[8], t[6]))
     up = sig((score - t[:4][turn]) / t[5])
     p = np.where(bid == "solo", ps, np.where(said, 1 - ps, np.where(bid == "pass", 1 - np.maximum(up, ps),
                                                                      np.maximum(0.0, up - ps))))
     base = bidding.BID_BASE_RATE
-    rate = np.where(bid == "solo", base["solo"], np.where(said, base["not_solo"],
-                                                          np.where(bid == "pass", base["pass"], base["dobbm"])))
+    rate = np.where(said, np.where(bid == "solo", base["solo_over"], base["pass_over"]),
+                    np.where(bid == "solo", base["solo"], np.where(bid == "pass", base["pass"], base["dobbm"])))
     lapse = bidding.BID_LAPSE if lapse is None else lapse
     return float(np.mean(np.log(np.maximum(1e-12, (1 - lapse) * p + lapse * rate))))
 
 
-def bid_arrays(rows: Sequence[Row], use: Sequence[int]) -> tuple[Any, ...]:
-    """The bids as numpy arrays: strength, Dobbm said, bid, turn, and the features ``use``."""
+def bid_arrays(rows: Sequence[Row], use: Sequence[int], solo_use: Sequence[int] | None = None
+               ) -> tuple[Any, ...]:
+    """The bids as numpy arrays: strength, Dobbm said, bid, turn, and the features ``use`` of the
+    Dobbm score and ``solo_use`` of the Solo score (None: the same as the Dobbm score's)."""
     import numpy as np
-    feats = np.array([[hand_features(r[4])[k] for k in use] for r in rows], float).reshape(len(rows), len(use))
+    solo_use = use if solo_use is None else solo_use
+    all_feats = [hand_features(r[4]) for r in rows]
+    feats = np.array([[f[k] for k in use] for f in all_feats], float).reshape(len(rows), len(use))
+    solo_feats = np.array([[f[k] for k in solo_use] for f in all_feats], float).reshape(len(rows), len(solo_use))
     return (np.array([r[0] for r in rows]), np.array([r[1] for r in rows]), np.array([r[2] for r in rows]),
-            np.array([min(r[3], 3) for r in rows]), feats)
+            np.array([min(r[3], 3) for r in rows]), feats, solo_feats)
 
 
-def refit(rows: Sequence[Row], use: Sequence[int]) -> tuple[list[float], float]:
-    """Maximum likelihood :data:`PARAMS` and weights of the features ``use`` (lapse fixed at
-    ``BID_LAPSE``): the parameters and their mean log-likelihood a bid.  Needs scipy."""
+def refit(rows: Sequence[Row], use: Sequence[int], solo_use: Sequence[int] | None = None,
+          solo_only: bool = False) -> tuple[list[float], float]:
+    """Maximum likelihood :data:`PARAMS`, weights of the Dobbm score's features ``use`` and of
+    the Solo score's ``solo_use`` (None: the same features, weighted apart), the lapse fixed at
+    ``BID_LAPSE``: the parameters and their mean log-likelihood a bid.  ``solo_only``: the
+    Dobbm part (thresholds, spread, the weights of ``use``) held at the model's present values.
+    Needs scipy."""
     from scipy.optimize import minimize  # type: ignore[import-untyped]
-    data = bid_arrays(rows, use)
-    x0 = [12.6, 11.9, 11.3, 9.0, 21.6, 1.35, 1.35] + [0.0] * len(use)
-    bounds = [(None, None)] * 5 + [(0.2, 8.0)] * 2 + [(None, None)] * len(use)
-    got = minimize(lambda t: -loglik(t, data), x0, method="L-BFGS-B", bounds=bounds)
-    return [float(x) for x in got.x], -float(got.fun)
+    solo_use = use if solo_use is None else solo_use
+    data = bid_arrays(rows, use, solo_use)
+    present = model_params()
+    x0 = [*present[:len(PARAMS)], *([0.0] * len(use)), *([0.0] * len(solo_use))]
+    if solo_only:
+        assert tuple(use) == tuple(FEATURES.index(f) for f in PLACED)
+        x0[len(PARAMS):len(PARAMS) + len(use)] = present[len(PARAMS):len(PARAMS) + len(use)]
+    free = [k for k in range(len(x0)) if not solo_only or k >= len(PARAMS) + len(use)
+            or k < len(PARAMS) and PARAMS[k] in SOLO_PARAMS]
+    spreads = {PARAMS.index(n) for n in ("spread", "solo_spread", "solo_over_spread")}
+    bounds = [(0.2, 8.0) if k in spreads else (None, None) for k in free]
+
+    def full(t: Sequence[float]) -> list[float]:
+        x = list(x0)
+        for k, v in zip(free, t):
+            x[k] = v
+        return x
+
+    got = minimize(lambda t: -loglik(full(t), data), [x0[k] for k in free], method="L-BFGS-B", bounds=bounds)
+    return [float(x) for x in full(got.x)], -float(got.fun)
 
 
 def _bucket(s: float) -> str:
@@ -187,7 +243,7 @@ def _bucket(s: float) -> str:
 
 def _model_probability(row: Row, bid: str) -> float:
     """The model's chance (lapses included, with the bidder's turn) of ``bid`` from the row's hand."""
-    return bidding.bid_likelihood(bid_kind(row[1], bid), bidding.bid_score(row[4]), row[3])
+    return bidding.bid_likelihood(bid_kind(row[1], bid), row[4], row[3])
 
 
 def report_bids(rows: Sequence[Row]) -> None:
@@ -219,19 +275,26 @@ def report_bids(rows: Sequence[Row]) -> None:
     print(f"the model: log-likelihood {ll:.4f} a bid ({len(rows)} bids)")
 
 
-def report_fit(rows: Sequence[Row], holdout: Sequence[Row]) -> None:
-    """Refit the model with each set of one or two features, on ``rows``; log-likelihood a bid
-    on them and on ``holdout`` (if any)."""
+def report_fit(rows: Sequence[Row], holdout: Sequence[Row], solo_only: bool = False) -> None:
+    """Refit the model on ``rows``: the Dobbm score with each set of up to two features (the
+    Solo score on the shipped features), then the Solo score with each set of up to two (the
+    Dobbm score on the shipped features; ``solo_only``: only these, with the Dobbm part held
+    fixed); log-likelihood a bid on ``rows`` and on ``holdout`` (if any)."""
     have = [(), *((k,) for k in range(len(FEATURES))), *combinations(range(len(FEATURES)), 2)]
-    placed = (FEATURES.index("high_trumps"), FEATURES.index("points"))
-    print(f"the model in place: {loglik(model_params(), bid_arrays(rows, placed)):.4f} a bid" + (
-        f", held out {loglik(model_params(), bid_arrays(holdout, placed)):.4f}" if holdout else ""))
-    for use in have:
-        params, ll = refit(rows, use)
-        names = "+".join(FEATURES[k] for k in use) or "strength alone"
-        shown = " ".join(f"{n} {v:.3f}" for n, v in zip([*PARAMS, *(FEATURES[k] for k in use)], params))
-        held = f" held out {loglik(params, bid_arrays(holdout, use)):.4f}" if holdout else ""
-        print(f"  {names:26s} {ll:.4f}{held}  ({shown})")
+    placed = tuple(FEATURES.index(f) for f in PLACED)
+    solo_placed = tuple(FEATURES.index(f) for f in SOLO_PLACED)
+    print(f"the model in place: {loglik(model_params(), bid_arrays(rows, placed, solo_placed)):.4f} a bid" + (
+        f", held out {loglik(model_params(), bid_arrays(holdout, placed, solo_placed)):.4f}" if holdout else ""))
+    fits = [] if solo_only else [(use, solo_placed) for use in have]
+    fits += [(placed, solo) for solo in have]
+    for use, solo_use in fits:
+        params, ll = refit(rows, use, solo_use, solo_only)
+        names = ("+".join(FEATURES[k] for k in use) or "strength alone") + " / solo " + (
+            "+".join(FEATURES[k] for k in solo_use) or "strength alone")
+        shown = " ".join(f"{n} {v:.3f}" for n, v in zip(
+            [*PARAMS, *(FEATURES[k] for k in use), *("solo_" + FEATURES[k] for k in solo_use)], params))
+        held = f" held out {loglik(params, bid_arrays(holdout, use, solo_use)):.4f}" if holdout else ""
+        print(f"  {names:48s} {ll:.4f}{held}  ({shown})")
 
 
 def report_sampler(games: list[dict[str, Any]], samples: int) -> None:
@@ -253,8 +316,10 @@ def report_sampler(games: list[dict[str, Any]], samples: int) -> None:
 
 def bid_kind(said: bool, bid: str) -> str:
     if bid == "pass":
-        return bidding.KIND_NOT_SOLO if said else bidding.KIND_PASS
-    return bidding.KIND_DOBBM if bid == "dobbm" else bidding.KIND_SOLO
+        return bidding.KIND_PASS_OVER if said else bidding.KIND_PASS
+    if bid == "solo":
+        return bidding.KIND_SOLO_OVER if said else bidding.KIND_SOLO
+    return bidding.KIND_DOBBM
 
 
 def base_rates(hands: int, seed: int) -> dict[str, float]:
@@ -264,9 +329,9 @@ def base_rates(hands: int, seed: int) -> dict[str, float]:
     deck = list(range(NUM_CARDS))
     totals = dict.fromkeys(bidding.BID_BASE_RATE, 0.0)
     for _ in range(hands):
-        score = bidding.bid_score(cardset(rng.sample(deck, HAND_SIZE)))
+        hand = cardset(rng.sample(deck, HAND_SIZE))
         for kind in totals:
-            totals[kind] += bidding.model_likelihood(kind, score)
+            totals[kind] += bidding.model_likelihood(kind, hand)
     return {k: round(v / hands, 4) for k, v in totals.items()}
 
 
@@ -282,8 +347,13 @@ def main() -> None:
     ap.add_argument("--save", metavar="FILE", help="write every bid (with its hand) and game to FILE (JSON)")
     ap.add_argument("--samples", type=int, default=1,
                     help="sampled declarers per deal (their mean strength is compared with the real one)")
-    ap.add_argument("--fit", metavar="FILE", help="only refit the model, with one or two features, to the bids "
-                    "saved in FILE (needs numpy and scipy)")
+    ap.add_argument("--fit", metavar="FILE", nargs="+", help="only refit the model, with one or two features, "
+                    "to the bids saved in FILE(s) (needs numpy and scipy)")
+    ap.add_argument("--resample", metavar="FILE", help="only sample the declarers again (--samples a deal) "
+                    "for the auctions saved in FILE, under the model in place: the sampler's gap without "
+                    "bidding again")
+    ap.add_argument("--fit-solo", action="store_true",
+                    help="with --fit: refit only the Solo decision, the Dobbm part held fixed")
     ap.add_argument("--holdout", metavar="FILE", help="with --fit: bids saved in FILE to score the fits on")
     args = ap.parse_args()
     if args.base_rates:
@@ -291,10 +361,20 @@ def main() -> None:
             print(f"base rates, seed {seed}: {base_rates(args.base_rates, seed)}")
         return
     if args.fit:
-        rows, holdout = load_rows(args.fit), load_rows(args.holdout) if args.holdout else []
-        print(f"refit to {len(rows)} bids of {args.fit}" + (f", held out {len(holdout)} of {args.holdout}"
+        rows = [r for path in args.fit for r in load_rows(path)]
+        holdout = load_rows(args.holdout) if args.holdout else []
+        print(f"refit to {len(rows)} bids of {' '.join(args.fit)}" + (f", held out {len(holdout)} of {args.holdout}"
                                                              if holdout else ""))
-        report_fit(rows, holdout)
+        report_fit(rows, holdout, args.fit_solo)
+        return
+    if args.resample:
+        with open(args.resample) as f:
+            saved = json.load(f)
+        jobs = [(saved["seed"], i, [r[2] for r in t["bids"]], args.samples) for i, t in enumerate(saved["tables"])]
+        with Pool(args.jobs) as pool:
+            games = [g for g in pool.map(resample_one, jobs, chunksize=8) if g]
+        print(f"{len(jobs)} saved auctions of {args.resample} (seed {saved['seed']}), sampled again")
+        report_sampler(games, args.samples)
         return
     work = [(args.seed, i, args.strategy, args.samples) for i in range(args.deals)]
     with Pool(args.jobs) as pool:

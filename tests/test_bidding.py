@@ -10,6 +10,7 @@ from helpers import cs
 from views import view_of
 
 from dobbm_solver.analyzer import bid_probabilities, bid_score, bidding, model_bid, payment, sample_deals
+from dobbm_solver.analyzer.bidding import solo_score
 from dobbm_solver.cards import HAND_SIZE, NUM_CARDS, cardset, popcount, set_points
 from dobbm_solver.heuristics import hand_strength
 from dobbm_solver.rules import units
@@ -28,7 +29,7 @@ def test_payment() -> None:
 
 def test_bidding_model() -> None:
     weak = cs("E9 E8 E7 L9 L8 L7 S9 S8")
-    strong = cs("HA H10 HK HO HU H9 E6 L6")
+    strong = cs("HA H10 HK HO HU H9 EA L6")
     for hand in (weak, strong, cs("HA H10 HK EA E9 L8 L7 S6")):
         for kw in ({}, {"dobbm_said": True}, {"must": True}, {"turn": 0}, {"turn": 3}):
             p = bid_probabilities(hand, **kw)
@@ -96,7 +97,7 @@ def test_base_rates_are_the_models_own() -> None:
     """BID_BASE_RATE is the model's likelihood of each bid averaged over random hands."""
     hands = _random_hands(20000, seed=7)
     for kind, rate in bidding.BID_BASE_RATE.items():
-        values = [bidding.model_likelihood(kind, bid_score(h)) for h in hands]
+        values = [bidding.model_likelihood(kind, h) for h in hands]
         mean = statistics.fmean(values)
         se = statistics.stdev(values) / math.sqrt(len(values))
         assert abs(mean - rate) < 4 * se + 1e-4, (kind, mean, rate, se)
@@ -107,7 +108,7 @@ def test_lapses_are_a_small_share_of_every_bid() -> None:
     however rare the bid: the lapse draws bids at their base rates."""
     hands = _random_hands(20000, seed=8)
     for kind in bidding.BID_BASE_RATE:
-        total = sum(bidding.bid_likelihood(kind, bid_score(h)) for h in hands)
+        total = sum(bidding.bid_likelihood(kind, h) for h in hands)
         lapse = sum(bidding.BID_LAPSE * bidding.BID_BASE_RATE[kind] for _ in hands)
         assert lapse / total < 1.5 * bidding.BID_LAPSE, kind
 
@@ -127,8 +128,34 @@ hands:
 """, "double")
     deals = sample_deals(view, 300, seed=3)
     scores = [bid_score(d.hands["Bert"]) for d in deals]
-    # measured on 2000 samples: 2.1% score below the Dobbm threshold (lapses), median score 25.4;
-    # with the old flat lapse floor (and the strength-only model) 53% were below it
+    solo = [solo_score(d.hands["Bert"]) for d in deals]
+    # with the old flat lapse floor (and the strength-only model) 53% of them scored below
+    # the Dobbm threshold
     weak = sum(s < bidding.BID_DOBBM_THRESHOLD for s in scores) / len(scores)
     assert weak < 0.2, f"{weak:.0%} of the sampled Solo declarers would not even bid Dobbm"
-    assert statistics.median(scores) > bidding.BID_SOLO_THRESHOLD - 4 * bidding.BID_SOLO_SPREAD
+    assert statistics.median(solo) > bidding.BID_SOLO_THRESHOLD - 4 * bidding.BID_SOLO_SPREAD
+
+
+def test_solo_score_is_strength_plus_plain_saus_and_voids() -> None:
+    hand = cs("HA H10 HK HO EA E9 L7 L6")      # one plain Sau (EA), void in S
+    assert solo_score(hand) == hand_strength(hand) + bidding.BID_SOLO_SAU_WEIGHT + bidding.BID_SOLO_VOID_WEIGHT
+    for h in _random_hands(3000, seed=6):
+        voids = sum(not h & bidding.BB_SUITS[s] for s in range(4) if s != bidding.TRUMP)
+        want = (hand_strength(h) + bidding.BID_SOLO_SAU_WEIGHT * popcount(h & bidding.BB_PLAIN_SAUS)
+                + bidding.BID_SOLO_VOID_WEIGHT * voids)
+        assert abs(solo_score(h) - want) < 1e-9
+
+
+def test_a_solo_over_a_dobbm_is_bid_lighter() -> None:
+    """Over a Dobbm the choice is Solo or defending: the model's threshold is lower there,
+    in the probabilities, the noiseless bid and the likelihood of each kind."""
+    assert bidding.BID_SOLO_OVER_THRESHOLD < bidding.BID_SOLO_THRESHOLD
+    hand = next(h for h in _random_hands(20000, seed=12)
+                if bidding.BID_SOLO_OVER_THRESHOLD <= solo_score(h) < bidding.BID_SOLO_THRESHOLD)
+    first, over = bid_probabilities(hand)["solo"], bid_probabilities(hand, dobbm_said=True)["solo"]
+    assert over > 0.5 > first
+    assert model_bid(hand, dobbm_said=True) == "solo" and model_bid(hand) != "solo"
+    assert model_bid(hand, dobbm_said=True, must=True) == "dobbm"    # the must round: no Dobbm before
+    assert bidding.model_likelihood(bidding.KIND_SOLO_OVER, hand) == over
+    assert bidding.model_likelihood(bidding.KIND_PASS_OVER, hand) == 1.0 - over
+    assert bidding.model_likelihood(bidding.KIND_SOLO, hand) == first

@@ -31,7 +31,7 @@ def test_improbable_auction_fails_cleanly(monkeypatch) -> None:
     monkeypatch.setattr(sampling, "MAX_TRIES", 5)
     monkeypatch.setattr(bidding, "BID_SPREAD", 0.01)
     monkeypatch.setattr(bidding, "BID_LAPSE", 0.0)
-    assert bidding.bid_likelihood("dobbm", 0.0) < 1e-9     # the patches are the ones read
+    assert bidding.bid_likelihood("dobbm", 0) < 1e-9     # the patches are the ones read
     clear_sampler_cache()
     with pytest.raises(AnalyzerError) as info:
         sample_deals(v, 3, seed=1)

@@ -45,12 +45,26 @@ def test_discard_and_double_views() -> None:
     v = view_of(DISCARD, "discard")
     assert v.role == "declarer" and v.declarer == "Dave" and v.contract == "dobbm"
     # Cora dealt: Dave is forehand, so the others passed after his Dobbm
-    assert dict(v.auction) == {"Anna": "not_solo", "Bert": "not_solo", "Cora": "not_solo"}
+    assert dict(v.auction) == {"Anna": "pass_over", "Bert": "pass_over", "Cora": "pass_over"}
     v = view_of(DOUBLE_DEFENDER, "double")
     assert v.role == "defender" and dict(v.auction) == {
-        "Bert": "dobbm", "Dave": "not_solo", "Anna": "not_solo"}
+        "Bert": "dobbm", "Dave": "pass_over", "Anna": "pass_over"}
     v = view_of(RETOUR, "double")
     assert v.role == "declarer"
+
+
+def test_a_solo_over_a_dobbm_is_read_as_such() -> None:
+    """The auction's kinds say whether a Solo or a pass came after a Dobbm, also where the
+    Solo's bid is only implied by the contract."""
+    def doc(bids: str) -> str:
+        return ("seats: [Anna, Bert, Cora, Dave]\ndealer: Anna\nme: Dave\ndeclarer: Cora\n"
+                "contract: solo\nhands:\n  Dave: HA H10 HK HU E10 EK S9 S7\n" + bids)
+    kinds = dict(view_of(doc("bids: [{Bert: dobbm}, {Cora: solo}]\n"), "double").auction)
+    assert kinds == {"Bert": "dobbm", "Cora": "solo_over"}
+    assert dict(view_of(doc("bids: [{Bert: dobbm}]\n"), "double").auction)["Cora"] == "solo_over"
+    kinds = dict(view_of(doc("bids: [{Bert: pass}, {Cora: solo}]\n"), "double").auction)
+    assert kinds == {"Bert": "pass", "Cora": "solo"}
+    assert dict(view_of(doc(""), "double").auction)["Cora"] == "solo"
 
 
 BAD = [

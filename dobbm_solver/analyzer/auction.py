@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..deal import DealError
 from ..handfile import HandSpec
-from .bidding import KIND_DOBBM, KIND_NOT_SOLO, KIND_PASS, KIND_SOLO
+from .bidding import KIND_DOBBM, KIND_NOT_SOLO, KIND_PASS, KIND_PASS_OVER, KIND_SOLO, KIND_SOLO_OVER
 
 Bids = Sequence[tuple[str, str]]
 
@@ -80,12 +80,12 @@ def _read_bids(bids: Bids, order: tuple[str, ...] | None, must: bool) -> tuple[d
         if bid == "dobbm" and dobbm_said:
             raise DealError("bids", f"bid {n}: after a Dobbm only Solo or pass may follow")
         if bid == "pass":
-            kinds[who] = KIND_NOT_SOLO if dobbm_said else KIND_PASS
+            kinds[who] = KIND_PASS_OVER if dobbm_said else KIND_PASS
         elif bid == "dobbm":
             kinds[who] = KIND_NOT_SOLO if must else KIND_DOBBM
             dobbm_said = True
         else:
-            kinds[who] = KIND_SOLO
+            kinds[who] = KIND_SOLO_OVER if dobbm_said and not must else KIND_SOLO
             ended = True
     return kinds, ended
 
@@ -122,7 +122,13 @@ def _check_contract(bids: Bids, kinds: dict[str, str], declarer: str, contract: 
 
 def _imply_the_rest(kinds: dict[str, str], active: tuple[str, ...], order: tuple[str, ...] | None,
                     declarer: str, contract: str, must: bool) -> None:
-    """Add to ``kinds`` what the contract implies about the bids not given."""
+    """Add to ``kinds`` what the contract implies about the bids not given.
+
+    A Solo whose bid is not given counts as said over a Dobbm if a Dobbm is among the
+    bids given, else as said with none before (the seats before it who are not given
+    may have said one: the model then takes the Solo for a stronger hand than it needs).
+    """
+    solo = KIND_SOLO_OVER if KIND_DOBBM in kinds.values() else KIND_SOLO
     if must:
         kinds[declarer] = KIND_SOLO if contract == "solo" else KIND_NOT_SOLO
     elif order is not None:
@@ -133,11 +139,11 @@ def _imply_the_rest(kinds: dict[str, str], active: tuple[str, ...], order: tuple
             if k < d:
                 kinds[s] = KIND_PASS if contract == "dobbm" else KIND_NOT_SOLO
             elif k == d:
-                kinds[s] = KIND_SOLO if contract == "solo" else KIND_DOBBM
+                kinds[s] = solo if contract == "solo" else KIND_DOBBM
             elif contract == "dobbm":
-                kinds[s] = KIND_NOT_SOLO
+                kinds[s] = KIND_PASS_OVER
     else:
-        kinds.setdefault(declarer, KIND_SOLO if contract == "solo" else KIND_DOBBM)
+        kinds.setdefault(declarer, solo if contract == "solo" else KIND_DOBBM)
         if contract == "dobbm":
             for s in active:
                 kinds.setdefault(s, KIND_NOT_SOLO)

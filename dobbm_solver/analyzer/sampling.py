@@ -33,7 +33,7 @@ from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popc
 from ..deal import Deal
 from ..heuristics import heuristic_discard
 from .auction import bidding_order
-from .bidding import bid_likelihood, bid_score
+from .bidding import bid_likelihood
 from .doubling import declarer_cards, doubling_likelihood
 from .view import AnalyzerError, PlayedCards, View, follow_tricks
 
@@ -276,7 +276,7 @@ class DealSampler:
         doublings said; the product stops as soon as it falls to ``u``."""
         p = 1.0
         for seat, kind, turn in self.auction:
-            p *= bid_likelihood(kind, bid_score(dealt[seat]), turn)
+            p *= bid_likelihood(kind, dealt[seat], turn)
             if p <= u:
                 return False
         if self.doubled:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..cards import CardSet
 from ..deal import Deal
-from .bidding import bid_score, solo_probability
+from .bidding import solo_probability
 from .doubling import answer_probabilities, declarer_cards
 from .lay_away_rule import calibrated_discard
 from .view import View
@@ -47,7 +47,7 @@ def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet
             w = 1.0
             if not view.must:
                 for s in view.later_bidders():
-                    w *= 1.0 - solo_probability(bid_score(dealt[s]))
+                    w *= 1.0 - solo_probability(dealt[s], over=True)
             out[opt] = (w, p)
         else:
             out[opt] = (1.0, _points(solver, replace(deal, contract="solo")))
