@@ -1,4 +1,5 @@
-"""Build the compiled search core.  DOBBM_DEBUG=1 builds it with checks and symbols."""
+"""Build the compiled cores: the search and the lay-away scorer.  DOBBM_DEBUG=1 builds them
+with checks and symbols."""
 
 import os
 
@@ -21,7 +22,14 @@ extensions = [
         "dobbm_solver._search",
         ["dobbm_solver/_search.pyx"],
         extra_compile_args=compile_args,
-    )
+    ),
+    # the lay-away scores are sums that must match the Python rules' to the last
+    # bit: no floating-point contraction (and, as everywhere, no -ffast-math)
+    Extension(
+        "dobbm_solver._lay_away",
+        ["dobbm_solver/_lay_away.pyx"],
+        extra_compile_args=compile_args + ["-ffp-contract=off"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))

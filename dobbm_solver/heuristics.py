@@ -53,16 +53,19 @@ Fast forms
 The analyzer's sampler rates and lays away thousands of hands per analysis:
 :func:`fast_hand_strength` gives :func:`hand_strength` from per-suit tables,
 and :func:`heuristic_discard` scores the lay-aways in integers
-(:func:`fast_discard_scores`, tenths of :func:`discard_score`), re-scoring
-only the few tied at the top.  Both give exactly the plain definitions'
-results (``tests/test_heuristics.py`` checks this on many random hands).
+(:func:`fast_discard_scores`, tenths of :func:`discard_score`: a term per
+card laid away and per plain suit kept, added up by the compiled scorer
+``_lay_away``), re-scoring only the few tied at the top.  Both give exactly
+the plain definitions' results (``tests/test_heuristics.py`` and
+``tests/test_lay_away_core.py`` check this on many random hands).
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import combinations
-from typing import Sequence, overload
+from typing import Callable, Sequence, overload
 
 from .cards import (
     BB_ALL,
@@ -77,6 +80,7 @@ from .cards import (
     RANK_A,
     RANK_K,
     TRUMP,
+    Card,
     CardSet,
     E,
     L,
@@ -90,6 +94,14 @@ from .cards import (
 from .deal import Deal, validate
 from .errors import DobbmError
 from .rules import sau_rule_ok
+
+try:
+    from ._lay_away import Tables
+except ImportError as exc:  # pragma: no cover - a broken install, not a code path
+    raise ImportError(
+        "dobbm_solver's compiled lay-away scorer (_lay_away) is missing: build it in this source folder "
+        "with 'pip install -e .' or 'python setup.py build_ext --inplace'"
+    ) from exc
 
 __all__ = [
     "TRUMP_VALUE", "SOLO_THRESHOLD", "DEFAULT_SEATS",
@@ -264,19 +276,14 @@ def heuristic_discard(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 
     (without them there is always one).
 
     Fast: the lay-aways are scored in integers (:func:`fast_discard_scores`)
-    and the few tied at the best integer score re-scored with
+    and the few within a tenth of the best integer score re-scored with
     :func:`discard_score`, the first best in :func:`legal_discards` order
     winning -- the same choice as the highest :func:`discard_score` itself.
     """
-    if popcount(hand12) != HAND_SIZE + DOBB_SIZE:
-        raise DobbmError(f"need {HAND_SIZE + DOBB_SIZE} cards, not {popcount(hand12)}")
-    scored = fast_discard_scores(hand12, exclude, require)
-    if not scored:
-        return None
-    best = max(sc for _, sc in scored)
-    tied = [d for d, sc in scored if sc >= best - 1]
-    if len(tied) == 1:
-        return tied[0]
+    _check_twelve(hand12)
+    tied = _tenths_tables().near_best(hand12, exclude, require, 1.0)
+    if len(tied) <= 1:
+        return tied[0] if tied else None
     top, top_score = tied[0], float("-inf")
     for d in tied:
         sc = discard_score(hand12, d)
@@ -287,83 +294,65 @@ def heuristic_discard(hand12: CardSet, exclude: CardSet = 0, require: CardSet = 
 
 def fast_discard_scores(hand12: CardSet, exclude: CardSet = 0,
                         require: CardSet = 0) -> list[tuple[CardSet, int]]:
-    """Every legal lay-away avoiding ``exclude`` and holding ``require``, with an exact integer score (tenths).
+    """Every legal lay-away of the 12 cards avoiding ``exclude`` and holding ``require``,
+    with an exact integer score (tenths).
 
     The score is ``10 x`` :func:`discard_score` computed in integers (all
-    weights there are multiples of 0.1); order as :func:`legal_discards`.
+    weights there are multiples of 0.1), as the sum of the terms
+    :func:`_card_tenths` of the cards laid away and :func:`_kept_suit_tenths`
+    or :func:`_void_tenths` of the plain suits kept, added up by the compiled
+    scorer (``_lay_away``); order as :func:`legal_discards`.
     """
-    cards = list(scan_forward(hand12))
-    tops = 0
-    for s in PLAIN_SUITS:
-        tops |= top_cards(hand12, s)
-    base = [0] * NUM_CARDS
-    for c in cards:
-        v = round(10 * BANK_WEIGHT) * card_points(c)
-        if card_suit(c) == TRUMP:
-            v -= round(10 * HEART_PENALTY) + 10 * card_rank(c)
-        elif (tops >> c) & 1:
-            v -= round(10 * SAU_PENALTY) if card_rank(c) == RANK_A else round(10 * TOP_CARD_PENALTY)
-        base[c] = v
-    n_hearts = popcount(hand12 & BB_TRUMPS)
-    terms = _KeptSuitTerms(tops)
-    term, get = terms.term, terms.cache.get
-    # the loop runs 495 times a call, for every sample of a view with an
-    # unseen Dobbm declarer: plain locals, the suits unrolled, int.bit_count
-    s1, s2, s3 = PLAIN_SUITS
-    m1, m2, m3 = BB_SUITS[s1], BB_SUITS[s2], BB_SUITS[s3]
-    k1, k2, k3 = (s << NUM_CARDS for s in PLAIN_SUITS)
-    saus_mask = BB_PLAIN_SAUS
-    out = []
-    for c0, c1, c2, c3 in combinations(cards, DOBB_SIZE):
-        d = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
-        if d & exclude or require & ~d:
-            continue
-        hearts = (d & BB_TRUMPS).bit_count()
-        if (d & saus_mask).bit_count() > hearts:
-            continue
-        kept = hand12 & ~d
-        kh = (n_hearts - hearts) << (NUM_CARDS + 2)
-        t1 = get(kept & m1 | k1 | kh)
-        t2 = get(kept & m2 | k2 | kh)
-        t3 = get(kept & m3 | k3 | kh)
-        if t1 is None or t2 is None or t3 is None:    # a new kept holding: work it out once
-            t1, t2, t3 = term(kept & m1 | k1 | kh), term(kept & m2 | k2 | kh), term(kept & m3 | k3 | kh)
-        out.append((d, base[c0] + base[c1] + base[c2] + base[c3] + t1 + t2 + t3))
-    return out
+    _check_twelve(hand12)
+    return [(d, int(sc)) for d, sc in _tenths_tables().scores(hand12, exclude, require)]
 
 
-class _KeptSuitTerms:
-    """:func:`discard_score`'s term of one kept plain suit, in tenths, memoised.
+def _check_twelve(hand12: CardSet) -> None:
+    if popcount(hand12) != HAND_SIZE + DOBB_SIZE:
+        raise DobbmError(f"need {HAND_SIZE + DOBB_SIZE} cards, not {popcount(hand12)}")
 
-    The term depends on the suit, the cards kept in it and the number of
-    hearts kept (``kh``); ``tops`` are the declarer's top cards (:func:`top_cards`).
-    """
 
-    def __init__(self, tops: CardSet) -> None:
-        self.tops = tops
-        self.void_v = [round(10 * x) for x in VOID_VALUE]
-        self.single_v = round(10 * SINGLETON_VALUE)
-        self.risk_s, self.risk_l = round(10 * RISK_SHORT), round(10 * RISK_LONG)
-        self.cache: dict[int, int] = {}
+def _card_tenths(c: Card, top: bool) -> int:
+    """:func:`discard_score`'s term of laying ``c`` away, in tenths (``top``: a top card)."""
+    v = round(10 * BANK_WEIGHT) * card_points(c)
+    if card_suit(c) == TRUMP:
+        v -= round(10 * HEART_PENALTY) + 10 * card_rank(c)
+    elif top:
+        v -= round(10 * SAU_PENALTY) if card_rank(c) == RANK_A else round(10 * TOP_CARD_PENALTY)
+    return v
 
-    def term(self, key: int) -> int:
-        """The term of the suit, kept cards and kept hearts packed in ``key``: the kept cards
-        (their suit's bits), the suit at bit :data:`NUM_CARDS` and the hearts above it."""
-        v = self.cache.get(key)
-        if v is None:
-            s = (key >> NUM_CARDS) & 3
-            kept_s = key & BB_SUITS[s]
-            kh = key >> (NUM_CARDS + 2)
-            n = popcount(kept_s)
-            top = self.tops & BB_SUITS[s]
-            if n == 0:
-                v = self.void_v[min(kh, 2)]
-            else:
-                v = self.single_v if (n == 1 and not kept_s & top) else 0
-                risk = self.risk_s if n <= 2 else self.risk_l
-                v -= risk * sum(card_points(c) for c in scan_forward(kept_s & ~top))
-            self.cache[key] = v
-        return v
+
+def _kept_suit_tenths(kept_s: CardSet, top: CardSet) -> int:
+    """:func:`discard_score`'s term of a plain suit kept, in tenths: ``kept_s`` the cards
+    kept in it (not none), ``top`` its :func:`top_cards`."""
+    n = popcount(kept_s)
+    v = round(10 * SINGLETON_VALUE) if n == 1 and not kept_s & top else 0
+    risk = round(10 * RISK_SHORT) if n <= 2 else round(10 * RISK_LONG)
+    return v - risk * sum(card_points(c) for c in scan_forward(kept_s & ~top))
+
+
+def _void_tenths(kept_hearts: int) -> int:
+    """:func:`discard_score`'s term of a plain suit kept void, in tenths."""
+    return round(10 * VOID_VALUE[min(kept_hearts, 2)])
+
+
+def lay_away_tables(card_term: Callable[[Card, bool], float], suit_term: Callable[[CardSet, CardSet], float],
+                    void_term: Callable[[int], float]) -> Tables:
+    """The compiled scorer of a lay-away rule made of terms (see ``_lay_away``): a term per
+    card laid away (``card_term(card, top)``), per plain suit kept (``suit_term(kept, top)``,
+    both holdings of the suit's cards, as cards of E) and per plain suit kept void
+    (``void_term(hearts kept)``); the top cards are :func:`top_cards`, the suits'
+    terms are added in :data:`PLAIN_SUITS` order, the Sau rule is obeyed."""
+    shift = CARDS_PER_SUIT * E
+    return Tables(lambda h: top_cards(h << shift, E) >> shift, card_term,
+                  lambda kept, top: suit_term(kept << shift, top << shift), void_term,
+                  PLAIN_SUITS, BB_TRUMPS, BB_PLAIN_SAUS)
+
+
+@cache
+def _tenths_tables() -> Tables:
+    """:func:`fast_discard_scores`' terms, built on first use."""
+    return lay_away_tables(_card_tenths, _kept_suit_tenths, _void_tenths)
 
 
 # --- hand_strength, fast: the analyzer's sampler rates thousands of hands ----

@@ -19,19 +19,20 @@ sampler gives an unseen declarer.
 
 Every feature is a sum of a term per card laid away and a term per kept
 plain suit (given the number of hearts kept), so :func:`calibrated_discard`
-scores the lay-aways from small tables, about as fast as the rule of thumb.
+scores the lay-aways from small tables of the weighted terms, added up by
+the compiled scorer (``_lay_away``), as the rule of thumb's.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
 
 from ..cards import (
     BB_SUITS,
     BB_TRUMPS,
     DOBB_SIZE,
     HAND_SIZE,
-    NUM_CARDS,
     RANK_10,
     RANK_A,
     RANK_K,
@@ -45,8 +46,10 @@ from ..cards import (
     scan_forward,
 )
 from ..errors import DobbmError
-from ..heuristics import PLAIN_SUITS, top_cards
-from ..rules import sau_rule_ok
+from ..heuristics import PLAIN_SUITS, lay_away_tables, top_cards
+
+if TYPE_CHECKING:
+    from .._lay_away import Tables
 
 __all__ = ["FEATURES", "WEIGHTS", "lay_away_features", "lay_away_score", "calibrated_discard"]
 
@@ -149,49 +152,37 @@ def lay_away_features(hand12: CardSet, discard: CardSet) -> list[float]:
 
 def lay_away_score(hand12: CardSet, discard: CardSet, weights: tuple[float, ...] = WEIGHTS) -> float:
     """The rule's score of laying ``discard`` away from ``hand12`` (higher is better)."""
-    return sum(w * x for w, x in zip(weights, lay_away_features(hand12, discard)))
+    return _dot(weights, lay_away_features(hand12, discard))
 
 
 def calibrated_discard(hand12: CardSet, weights: tuple[float, ...] = WEIGHTS) -> CardSet:
     """The legal lay-away (Sau rule obeyed) of the declarer's 12 cards with the highest
     :func:`lay_away_score`; ties go to the first in
-    :func:`~dobbm_solver.heuristics.legal_discards` order.  Sees only ``hand12``."""
+    :func:`~dobbm_solver.heuristics.legal_discards` order.  Sees only ``hand12``.
+
+    Fast: the compiled scorer adds up each lay-away's score from :func:`_tables`, the
+    weighted per-card and per-kept-suit features, and keeps the first best: a later
+    lay-away wins only by more than :data:`_TIE` (the sums of the terms may differ from
+    :func:`lay_away_score`'s in the last bits)."""
     if popcount(hand12) != HAND_SIZE + DOBB_SIZE:
         raise DobbmError(f"need {HAND_SIZE + DOBB_SIZE} cards, not {popcount(hand12)}")
-    tops = _tops(hand12)
-    cards = list(scan_forward(hand12))
+    return _tables(tuple(weights)).first_best(hand12, 0, 0, _TIE)
+
+
+#: :func:`calibrated_discard`: a later lay-away beats the best so far by more than this
+_TIE = 1e-9
+
+
+def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
+    return sum(w * x for w, x in zip(weights, features))
+
+
+@lru_cache(maxsize=8)
+def _tables(weights: tuple[float, ...]) -> Tables:
+    """:func:`calibrated_discard`'s terms for ``weights``, built on first use: a card's
+    weighted :func:`_card_features`, a kept plain suit's weighted :func:`_suit_features`
+    (which count the hearts kept only for a void)."""
     wc, ws = weights[:_N_CARD], weights[_N_CARD:]
-    base = {c: sum(w * x for w, x in zip(wc, _card_features(c, tops))) for c in cards}
-    n_hearts = popcount(hand12 & BB_TRUMPS)
-    memo: dict[int, float] = {}
-    get = memo.get
-
-    def suit_term(key: int) -> float:
-        # key: the kept cards of a suit, the suit at bit NUM_CARDS, the hearts kept above
-        v = get(key)
-        if v is None:
-            s = (key >> NUM_CARDS) & 3
-            v = memo[key] = sum(w * x for w, x in zip(ws, _suit_features(
-                key & BB_SUITS[s], tops & BB_SUITS[s], key >> (NUM_CARDS + 2))))
-        return v
-
-    s1, s2, s3 = PLAIN_SUITS
-    m1, m2, m3 = BB_SUITS[s1], BB_SUITS[s2], BB_SUITS[s3]
-    k1, k2, k3 = (s << NUM_CARDS for s in PLAIN_SUITS)
-    best, best_score = 0, float("-inf")
-    # legal_discards' order, inlined: this runs once per sample of every bid
-    for c0, c1, c2, c3 in combinations(cards, DOBB_SIZE):
-        d = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
-        if not sau_rule_ok(d):
-            continue
-        kept = hand12 & ~d
-        kh = (n_hearts - (d & BB_TRUMPS).bit_count()) << (NUM_CARDS + 2)
-        t1 = get(kept & m1 | k1 | kh)
-        t2 = get(kept & m2 | k2 | kh)
-        t3 = get(kept & m3 | k3 | kh)
-        if t1 is None or t2 is None or t3 is None:    # a new kept holding: work it out once
-            t1, t2, t3 = suit_term(kept & m1 | k1 | kh), suit_term(kept & m2 | k2 | kh), suit_term(kept & m3 | k3 | kh)
-        sc = base[c0] + base[c1] + base[c2] + base[c3] + t1 + t2 + t3
-        if sc > best_score + 1e-9:
-            best, best_score = d, sc
-    return best
+    return lay_away_tables(lambda c, top: _dot(wc, _card_features(c, (1 << c) if top else 0)),
+                           lambda kept, top: _dot(ws, _suit_features(kept, top, 0)),
+                           lambda kh: _dot(ws, _suit_features(0, 0, kh)))
