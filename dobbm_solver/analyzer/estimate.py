@@ -109,8 +109,14 @@ class ControlVariateFit(PlainMean):
         self.X = [[1.0] + [(r[j] - cv.mu[j]) / cv.sd[j] for j in cv.keep] for r in rows]
         k = len(self.X[0])
         xtx = [[sum(x[a] * x[b] for x in self.X) for b in range(k)] for a in range(k)]
-        self.inv = _invert(xtx)
+        self.inv = inv = _invert(xtx)
         self.cv = cv
+        if inv is not None:
+            # what HC3 needs of each row, the same for every option's y: the first entry
+            # of (X'X)^-1 x, and one minus the row's leverage
+            self.row0 = [sum(inv[0][c] * x[c] for c in range(k)) for x in self.X]
+            self.scale = [max(1e-9, 1.0 - sum(x[a] * sum(inv[a][c] * x[c] for c in range(k)) for a in range(k)))
+                          for x in self.X]
 
     def mean(self, y: Sequence[float]) -> tuple[float, float | None]:
         if self.inv is None:
@@ -122,11 +128,9 @@ class ControlVariateFit(PlainMean):
         # the intercept's variance robust to a spread that differs from deal to deal
         # (HC3: each residual scaled by its leverage), as the points of a game are
         var0 = 0.0
-        for x, yi in zip(X, y):
+        for x, yi, row0, scale in zip(X, y, self.row0, self.scale):
             e = yi - sum(bj * xj for bj, xj in zip(b, x))
-            row0 = sum(inv[0][c] * x[c] for c in range(k))        # (X'X)^-1 x, first entry
-            h = sum(x[a] * sum(inv[a][c] * x[c] for c in range(k)) for a in range(k))
-            var0 += (row0 * e / max(1e-9, 1.0 - h)) ** 2
+            var0 += (row0 * e / scale) ** 2
         beta = b[1:]
         corr = self.cv.corr
         mu_var = sum(beta[a] * corr[a][c] * beta[c] for a in range(k - 1) for c in range(k - 1)) / self.cv.m
