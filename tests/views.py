@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from dobbm_solver.analyzer import View, make_view
-from dobbm_solver.handfile import HandFileError, parse_specs
+import pytest
+import yaml
+from randdeals import play_random
+
+from dobbm_solver.analyzer import View, make_view, model_bid
+from dobbm_solver.cards import card_name, cardset, scan_forward, set_names
+from dobbm_solver.deal import Deal, validate
+from dobbm_solver.handfile import HandFileError, parse_spec, parse_specs
+from dobbm_solver.heuristics import hand_strength, heuristic_discard, legal_discards
 
 SEATS = ["Anna", "Bert", "Cora", "Dave"]
 
@@ -64,3 +71,43 @@ dobb: HO E10 L7 S6
 discard: L7 S6 E7 S8
 doublings: 1
 """
+
+
+def random_play_view(seed: int) -> tuple[View, Deal]:
+    """A random real deal in mid-play and one player's view of it."""
+    rng = random.Random(seed)
+    cards = list(range(36))
+    rng.shuffle(cards)
+    hands = {s: cardset(cards[8 * i:8 * i + 8]) for i, s in enumerate(SEATS)}
+    dobb = cardset(cards[32:])
+    # the strongest hand declares, as the bidding model would have it (so the
+    # auction the view implies is a plausible one)
+    declarer = max(SEATS, key=lambda s: hand_strength(hands[s]))
+    contract = model_bid(hands[declarer], must=True)
+    discard = None
+    if contract == "dobbm":
+        twelve = hands[declarer] | dobb
+        discard = heuristic_discard(twelve) if rng.random() < 0.6 else \
+            rng.choice(legal_discards(twelve))
+        hands[declarer] = twelve & ~discard
+    tricks = play_random(rng, hands, SEATS, declarer, rng.randint(0, 31))
+    dealer = rng.choice(SEATS + [None])
+    deal = Deal(tuple(SEATS), declarer, contract, dict(hands), dobb, discard, tricks, 0, dealer)
+    validate(deal)
+    me = rng.choice(SEATS)
+    seen = {me: hands[me]}
+    doc: dict = {"seats": SEATS, "dealer": dealer, "me": me, "declarer": declarer, "contract": contract,
+                 "hands": {s: " ".join(set_names(c)) for s, c in seen.items()},
+                 "tricks": [" ".join(card_name(c) for c in t) for t in tricks]}
+    if contract == "dobbm" and (me == declarer or rng.random() < 0.3):
+        doc["dobb"] = " ".join(set_names(dobb))
+    if contract == "dobbm" and (me == declarer or rng.random() < 0.3):
+        doc["discard"] = " ".join(set_names(discard))
+    if me != declarer and rng.random() < 0.3:
+        # a card of another hand seen by chance
+        other = rng.choice([s for s in SEATS if s != me and hands[s]] or [me])
+        if other != me:
+            c = rng.choice(list(scan_forward(hands[other])))
+            doc["hands"][other] = set_names(1 << c)[0]
+    spec = parse_spec(yaml.safe_load(yaml.safe_dump(doc)), "p.yaml")
+    return make_view(spec, "play"), deal
