@@ -1,7 +1,8 @@
-"""Build the compiled cores: the search and the lay-away scorer.  DOBBM_DEBUG=1 builds them
-with checks and symbols."""
+"""Build the compiled cores: the search, the lay-away scorer and the deal sampler.  DOBBM_DEBUG=1
+builds them with checks and symbols."""
 
 import os
+import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -29,6 +30,13 @@ extensions = [
         "dobbm_solver._lay_away",
         ["dobbm_solver/_lay_away.pyx"],
         extra_compile_args=compile_args + ["-ffp-contract=off"],
+    ),
+    # the same for the sampler's models, whose likelihoods must round as Python's do
+    Extension(
+        "dobbm_solver._sampler",
+        ["dobbm_solver/_sampler.pyx"],
+        extra_compile_args=compile_args + ["-ffp-contract=off"],
+        libraries=[] if sys.platform == "win32" else ["m"],     # exp, as math.exp calls it
     ),
 ]
 

@@ -27,6 +27,7 @@ The modules, in the order data flows through them:
 * :mod:`.bidding` -- the bidding model and its likelihoods;
 * :mod:`.doubling` -- the doubling model: each side's chance of another doubling;
 * :mod:`.sampling` -- dealing the unseen cards: the card allocator, the sampler, its cache;
+* :mod:`.sampling_core` -- the sampler's compiled loop, set up from a sampler and checked;
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
 * :mod:`.lay_aways` -- lay-aways that are the same in play;

@@ -21,17 +21,28 @@ Every sample ``i`` is drawn from its own generator seeded with
 ``(seed, i)``, so results are identical whatever the number of worker
 processes, and all options are scored on the same samples (common random
 numbers).
+
+The draws and the rejection test run in C where they can
+(:mod:`dobbm_solver.analyzer.sampling_core`, ``dobbm_solver._sampler``), with
+the same generator and the same floating-point operations, so every sample is
+exactly the one of the Python path here, which stays the reference:
+``DOBBM_PURE_SAMPLER=1`` in the environment (or ``DealSampler(view,
+compiled=False)``) selects it, and it serves by itself where the compiled
+module is missing or fails its self-check (see that module).  The compiled
+path reads the models' constants when the sampler is built: after changing
+one, :func:`clear_sampler_cache`.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popcount, scan_forward
 from ..deal import Deal
 from ..heuristics import heuristic_discard
+from . import sampling_core
 from .auction import bidding_order
 from .bidding import bid_likelihood
 from .doubling import declarer_cards, doubling_likelihood
@@ -158,9 +169,14 @@ def _seen_cards(v: View) -> CardSet:
 
 
 class DealSampler:
-    """Draws complete deals consistent with a view (see the module doc)."""
+    """Draws complete deals consistent with a view (see the module doc).
 
-    def __init__(self, view: View) -> None:
+    ``compiled``: draw in C (True), in Python (False), or in C unless
+    ``DOBBM_PURE_SAMPLER`` asks otherwise (None); in C only where the compiled
+    core can serve (:attr:`compiled` tells).
+    """
+
+    def __init__(self, view: View, compiled: bool | None = None) -> None:
         self.view = view
         v = view
         self.played = (follow_tricks(v.active, v.declarer, v.tricks) if v.declarer
@@ -187,6 +203,13 @@ class DealSampler:
                              for seat, kind in v.auction)
         #: doublings the sampler conditions on (a ``double`` view's; 0 for other commands)
         self.doubled = v.doublings if v.command == "double" else 0
+        use_core = not sampling_core.pure_requested() if compiled is None else compiled
+        self._core = sampling_core.build_core(self) if use_core else None
+
+    @property
+    def compiled(self) -> bool:
+        """The samples are drawn by the compiled core."""
+        return self._core is not None
 
     def _places(self) -> tuple[list[int], list[int]]:
         """Set ``places`` (kind, seat) where unseen cards go; return their capacities and the
@@ -220,8 +243,15 @@ class DealSampler:
     def draw(self, rng: random.Random) -> tuple[dict[str, CardSet], CardSet, dict[str, CardSet], CardSet]:
         """The uniform part: hands (seen and dealt), the Dobb, each seat's 8 dealt cards, and an
         unseen Dobbm declarer's 12 cards (0 if none).  The lay-away is not chosen yet."""
-        v = self.view
         parts = self.allocator.draw(rng)
+        return self._compose(parts, lambda twelve: sum(1 << c for c in rng.sample(list(scan_forward(twelve)),
+                                                                                  DOBB_SIZE)))
+
+    def _compose(self, parts: list[CardSet] | tuple[CardSet, ...], draw_dobb: Callable[[CardSet], CardSet]
+                 ) -> tuple[dict[str, CardSet], CardSet, dict[str, CardSet], CardSet]:
+        """:meth:`draw` from the cards of each place, ``draw_dobb(twelve)`` drawing an unseen
+        Dobb from the Dobbm declarer's 12 cards."""
+        v = self.view
         hands = dict(self.known_hand)
         dobb = v.dobb
         twelve = 0
@@ -248,7 +278,7 @@ class DealSampler:
                     assert v.discard is not None
                     twelve = hands[d] | v.discard | self.played_bits[d]
                 if dobb is None:
-                    dobb = sum(1 << c for c in rng.sample(list(scan_forward(twelve)), DOBB_SIZE))
+                    dobb = draw_dobb(twelve)
                 dealt[d] = twelve & ~dobb
         assert dobb is not None
         return hands, dobb, dealt, twelve
@@ -296,8 +326,11 @@ class DealSampler:
         whose features calibrate the control variates; there the lay-away is
         not chosen and the deal is None (unless tricks make it matter).
         """
-        rng = random.Random(f"dobbm-analyzer:{stream}:{seed}:{index}")
+        text = f"dobbm-analyzer:{stream}:{seed}:{index}"
         resolve = stream != "cv" or bool(self.view.tricks)
+        if self._core is not None:
+            return self._sample_compiled(text, resolve)
+        rng = random.Random(text)
         for _ in range(MAX_TRIES):
             hands, dobb, dealt, twelve = self.draw(rng)
             if (self.auction or self.doubled) and not self.accepts(dealt, rng.random(), dobb):
@@ -307,11 +340,35 @@ class DealSampler:
             deal = self.resolve(hands, dobb, twelve)
             if deal is not None:
                 return deal, dealt, dobb
+        raise self._too_unlikely()
+
+    def _sample_compiled(self, text: str, resolve: bool) -> tuple[Deal | None, dict[str, CardSet], CardSet]:
+        """:meth:`sample` by the compiled core: the same draws from the same generator state,
+        the accepted ones resolved here."""
+        core = self._core
+        assert core is not None
+        rng = sampling_core.generator(text)
+        tries = MAX_TRIES
+        while tries > 0:
+            got = core.run(rng, tries)
+            if got is None:
+                break
+            made, parts, drawn = got
+            tries -= made
+            hands, dobb, dealt, twelve = self._compose(parts, lambda _: drawn)
+            if not resolve:
+                return None, dealt, dobb
+            deal = self.resolve(hands, dobb, twelve)
+            if deal is not None:
+                return deal, dealt, dobb
+        raise self._too_unlikely()
+
+    def _too_unlikely(self) -> AnalyzerError:
         v = self.view
-        raise AnalyzerError(v.path, "bids" if self.auction else "hands",
-                            f"no deal consistent with what is known was found in {MAX_TRIES} tries: "
-                            f"the auction is too unlikely under the bidding model given your cards",
-                            v.doc)
+        return AnalyzerError(v.path, "bids" if self.auction else "hands",
+                             f"no deal consistent with what is known was found in {MAX_TRIES} tries: "
+                             f"the auction is too unlikely under the bidding model given your cards",
+                             v.doc)
 
 
 _CACHE: dict[tuple, DealSampler] = {}
