@@ -63,6 +63,18 @@ def deal_features(view: View, dealt: Mapping[str, CardSet], dobb: CardSet) -> tu
             float(popcount(dobb & BB_TRUMPS)))
 
 
+def _gram(cols: Sequence[Sequence[float]]) -> list[list[float]]:
+    """``[[sum(x * y for x, y in zip(u, v)) for v in cols] for u in cols]``, each entry
+    summed once (the matrix is symmetric: ``x * y == y * x``, summed in the same order)."""
+    n = len(cols)
+    out = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        u = cols[i]
+        for j in range(i, n):
+            out[i][j] = out[j][i] = sum(x * y for x, y in zip(u, cols[j]))
+    return out
+
+
 def _invert(a: list[list[float]]) -> list[list[float]] | None:
     """Inverse of a small symmetric matrix by Gauss-Jordan; None if singular."""
     n = len(a)
@@ -108,7 +120,8 @@ class ControlVariateFit(PlainMean):
     def __init__(self, rows: Sequence[Sequence[float]], cv: ControlVariates) -> None:
         self.X = [[1.0] + [(r[j] - cv.mu[j]) / cv.sd[j] for j in cv.keep] for r in rows]
         k = len(self.X[0])
-        xtx = [[sum(x[a] * x[b] for x in self.X) for b in range(k)] for a in range(k)]
+        cols = list(zip(*self.X))
+        xtx = _gram(cols)
         self.inv = inv = _invert(xtx)
         self.cv = cv
         if inv is not None:
@@ -148,8 +161,10 @@ class ControlVariates:
         var = [sum((d[j] - self.mu[j]) ** 2 for d in draws) / max(1, m - 1) for j in range(p)]
         self.keep = [j for j in range(p) if var[j] > 1e-9]
         self.sd = [math.sqrt(v) if v > 0 else 1.0 for v in var]
-        self.corr = [[sum((d[a] - self.mu[a]) * (d[c] - self.mu[c]) for d in draws)
-                      / max(1, m - 1) / (self.sd[a] * self.sd[c]) for c in self.keep] for a in self.keep]
+        centred = [[d[j] - self.mu[j] for d in draws] for j in self.keep]
+        cross = _gram(centred)
+        self.corr = [[cross[i][k] / max(1, m - 1) / (self.sd[a] * self.sd[c]) for k, c in enumerate(self.keep)]
+                     for i, a in enumerate(self.keep)]
         self._fits: dict[tuple[int, ...], PlainMean] = {}
 
     def fit(self, indices: Sequence[int], features: Mapping[int, Sequence[float]]) -> PlainMean:
