@@ -28,12 +28,16 @@ not collect it.  Its functions are used by ``tests/test_doubling.py``.
 With ``--samples S`` (default 64) each analysis uses ``S`` samples and plain
 means, a cheaper stand-in for its adaptive default.  ``--rows FILE`` appends
 every view's answer; ``--fit FILE...`` fits the rows of such files pooled.
-The shipped constants: two rounds of ``--views 100 --rounds 1 --samples 48
---jobs 2 --rows ...`` (about 8 minutes each on two loaded cores), the first
-with the mean of two earlier rounds' fits in place, the second with the
-first's fit, then ``--fit`` of both pooled (the plain iteration oscillates
-between declarers who answer often and defenders who double rarely, and
-back).  See the doc of ``DOUBLING_MODEL``.
+Each round first prints how well the constants in place predict its answers
+(per situation: doublings said against the model's expected count, z-score):
+at a fixed point of the calibration they agree.  The plain iteration
+oscillates (declarers who answer often make the defenders double less, and
+the next fit the other way); ``--pool`` damps it: each round answers fresh
+views (the next ``--views`` indices from ``--start``) with the fit of every
+round's answers so far.  The shipped constants: ``--views 300 --rounds 8
+--samples 48 --jobs 2 --pool`` (about 45 s a round on two cores), checked
+on fresh views with ``--start 100000 --rounds 1``.  See the doc of
+``DOUBLING_MODEL``.
 """
 
 from __future__ import annotations
@@ -212,11 +216,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--views", type=int, default=160, help="views per kind and contract")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0,
+                    help="the first view's index; with --pool each round takes the next --views views")
     ap.add_argument("--rows", help="append each view's answer to this file (JSON lines)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--samples", type=int, default=64,
                     help="analyze_double's samples, plain means (0: its default, adaptive)")
     ap.add_argument("--fit", nargs="+", metavar="ROWS", help="only fit the rows of these files, pooled")
+    ap.add_argument("--pool", action="store_true",
+                    help="each round's constants: the fit of every round's answers so far, pooled (a damped "
+                         "iteration that settles where the plain one oscillates)")
     args = ap.parse_args()
     if args.fit:
         rows = [read_row(line) for name in args.fit for line in open(name, encoding="utf-8") if line.strip()]
@@ -226,10 +235,12 @@ def main() -> None:
         return
     model: Model = dict(doubling.DOUBLING_MODEL)
     rates: Rates = dict(doubling.DOUBLING_BASE_RATE)
+    every: list[Row] = []
     for rnd in range(1, args.rounds + 1):
+        first = args.start + ((rnd - 1) * args.views if args.pool else 0)
         tasks = [(who, contract, i, args.samples or None, model, rates)
                  for who in DOUBLINGS for contract in ("dobbm", "solo")
-                 for i in range(args.views)]
+                 for i in range(first, first + args.views)]
         with Pool(args.jobs) as pool:
             got = pool.map(_task, tasks, chunksize=4)
         rows = [r for r in got if r is not None]
@@ -238,14 +249,36 @@ def main() -> None:
                 for r in rows:
                     f.write(json.dumps({"round": rnd, "kind": r[0], "contract": r[1], "strength": r[2],
                                         "trumps": r[3], "doubled": r[4], "side": list(r[5])}) + "\n")
-        model, rates = fit_rows(rows)
-        print(f"round {rnd}: {len(rows)} views ({len(got) - len(rows)} left out)")
+        report_calibration(rows, model)
+        every += rows
+        model, rates = fit_rows(every if args.pool else rows)
+        print(f"round {rnd}: {len(rows)} views ({len(got) - len(rows)} left out)"
+              + (f"; the fit of all {len(every)} so far" if args.pool else ""))
         for key, (a, b, c) in model.items():
             sel = [r for r in rows if (r[0], r[1]) == key]
             said = sum(r[4] for r in sel)
             print(f"  {key}: a={a:.3f} b={b:.4f} c={c:.4f}  doubled {said}/{len(sel)}  "
                   f"side rate {rates[key]:.3f}")
     _print(model, rates)
+
+
+def report_calibration(rows: Sequence[Row], model: Model) -> None:
+    """How well ``model`` (the constants the views were answered with) predicts the
+    answers: per situation the share that doubled against the model's mean chance for
+    the players asked, with its z-score.  A fixed point of the calibration agrees."""
+    saved = dict(doubling.DOUBLING_MODEL)
+    doubling.DOUBLING_MODEL.update(model)
+    try:
+        for key in sorted({(r[0], r[1]) for r in rows}):
+            sel = [r for r in rows if (r[0], r[1]) == key]
+            p = [doubling.player_doubles(key[0], key[1], rated_cards(r)) for r in sel]
+            said = sum(r[4] for r in sel)
+            var = sum(x * (1 - x) for x in p)
+            z = (said - sum(p)) / math.sqrt(var) if var > 0 else 0.0
+            print(f"  the model in place, {key}: doubled {said}/{len(sel)}, predicted {sum(p):.1f} (z {z:+.1f})")
+    finally:
+        doubling.DOUBLING_MODEL.clear()
+        doubling.DOUBLING_MODEL.update(saved)
 
 
 def read_row(line: str) -> Row:
