@@ -56,7 +56,6 @@ from dobbm_solver.cards import (
     HAND_SIZE,
     NUM_CARDS,
     cardset,
-    parse_cards,
     popcount,
     set_names,
     set_points,
@@ -150,11 +149,9 @@ SOLO_PLACED = ("plain_saus", "voids")
 def hand_features(hand: int) -> tuple[float, ...]:
     """The :data:`FEATURES` of 8 cards."""
     plain = [hand & BB_SUITS[s] for s in PLAIN_SUITS]
-    return (float(popcount(hand & BB_TRUMPS)), float(popcount(hand & BB_TRUMPS & HIGH)),
+    return (float(popcount(hand & BB_TRUMPS)), float(popcount(hand & bidding.BB_HIGH_TRUMPS)),
             float(popcount(hand & BB_PLAIN_SAUS)), float(sum(not cs for cs in plain)), float(set_points(hand)))
 
-
-HIGH = sum(1 << c for c in parse_cards("HA H10 HK"))
 
 
 def model_params() -> list[float]:

@@ -1130,7 +1130,7 @@ cdef inline int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
     cdef int seat = (p.leader + p.ncards) & 3
-    cdef int lo, hi, v, best, n, i, k, depth = 0, alpha0, beta0
+    cdef int lo, hi, v, best, n, i, depth = 0, alpha0, beta0
     cdef int moves[12]
     cdef uint64_t h = 0, later_d = 0, later_f = 0, legal
     cdef uint64_t key[3]

@@ -59,7 +59,7 @@ from ..cards import (
     popcount,
     set_points,
 )
-from ..heuristics import fast_hand_strength
+from ..heuristics import PLAIN_SUITS, fast_hand_strength
 
 #: What the bid score adds to ``hand_strength`` per high trump (heart A, 10, K)
 #: and per card point in the hand.  The arena's advice bidders (``analyze_bid``)
@@ -135,7 +135,10 @@ def logistic(x: float) -> float:
     return e / (1.0 + e)
 
 
-_HIGH_TRUMPS = sum(1 << (CARDS_PER_SUIT * TRUMP + r) for r in (RANK_A, RANK_10, RANK_K)) & BB_TRUMPS
+#: The high trumps the bid score counts: the heart A, 10 and K.
+BB_HIGH_TRUMPS: CardSet = sum(1 << (CARDS_PER_SUIT * TRUMP + r) for r in (RANK_A, RANK_10, RANK_K)) & BB_TRUMPS
+# the plain suits' cards, for the Solo score's voids
+_PLAIN_SUITS = tuple(BB_SUITS[s] for s in PLAIN_SUITS)
 
 
 def bid_score(hand: CardSet) -> float:
@@ -147,11 +150,12 @@ def bid_score(hand: CardSet) -> float:
     >>> bid_score(cardset(parse_cards("HA H10 HK EA E9 L8 L7 S6")))   # 17 + 3 + 3.6
     23.6
     """
-    return (fast_hand_strength(hand) + BID_HIGH_TRUMP_WEIGHT * popcount(hand & _HIGH_TRUMPS)
-            + BID_POINTS_WEIGHT * set_points(hand))
+    return _bid_score(hand, fast_hand_strength(hand))
 
 
-_PLAIN_SUITS = tuple(BB_SUITS[s] for s in range(4) if s != TRUMP)
+def _bid_score(hand: CardSet, strength: float) -> float:
+    """:func:`bid_score` of ``hand`` whose ``fast_hand_strength`` is ``strength``."""
+    return strength + BID_HIGH_TRUMP_WEIGHT * popcount(hand & BB_HIGH_TRUMPS) + BID_POINTS_WEIGHT * set_points(hand)
 
 
 def solo_score(hand: CardSet) -> float:
@@ -162,17 +166,25 @@ def solo_score(hand: CardSet) -> float:
     >>> round(solo_score(cardset(parse_cards("HA H10 HK HO EA E9 L7 L6"))), 2)   # 22.5 + 2.57 + 2.23
     27.3
     """
+    return _solo_score(hand, fast_hand_strength(hand))
+
+
+def _solo_score(hand: CardSet, strength: float) -> float:
+    """:func:`solo_score` of ``hand`` whose ``fast_hand_strength`` is ``strength``."""
     voids = (not hand & _PLAIN_SUITS[0]) + (not hand & _PLAIN_SUITS[1]) + (not hand & _PLAIN_SUITS[2])
-    return (fast_hand_strength(hand) + BID_SOLO_SAU_WEIGHT * popcount(hand & BB_PLAIN_SAUS)
-            + BID_SOLO_VOID_WEIGHT * voids)
+    return strength + BID_SOLO_SAU_WEIGHT * popcount(hand & BB_PLAIN_SAUS) + BID_SOLO_VOID_WEIGHT * voids
 
 
 def solo_probability(hand: CardSet, over: bool = False) -> float:
     """P(the perceived Solo score of the 8 cards ``hand`` reaches the Solo threshold);
     ``over``: that of a Solo over a Dobbm."""
+    return _p_solo(solo_score(hand), over)
+
+
+def _p_solo(solo: float, over: bool) -> float:
     if over:
-        return logistic((solo_score(hand) - BID_SOLO_OVER_THRESHOLD) / BID_SOLO_OVER_SPREAD)
-    return logistic((solo_score(hand) - BID_SOLO_THRESHOLD) / BID_SOLO_SPREAD)
+        return logistic((solo - BID_SOLO_OVER_THRESHOLD) / BID_SOLO_OVER_SPREAD)
+    return logistic((solo - BID_SOLO_THRESHOLD) / BID_SOLO_SPREAD)
 
 
 def dobbm_threshold(turn: int | None = None) -> float:
@@ -182,9 +194,16 @@ def dobbm_threshold(turn: int | None = None) -> float:
     return BID_DOBBM_THRESHOLD_BY_TURN[turn]
 
 
-def _p_dobbm_up(hand: CardSet, turn: int | None = None) -> float:
-    """P(the perceived bid score of ``hand`` reaches the Dobbm threshold)."""
-    return logistic((bid_score(hand) - dobbm_threshold(turn)) / BID_SPREAD)
+def _p_dobbm_up(score: float, turn: int | None) -> float:
+    """P(the perceived bid score ``score`` reaches the Dobbm threshold)."""
+    return logistic((score - dobbm_threshold(turn)) / BID_SPREAD)
+
+
+def _first_round(hand: CardSet, turn: int | None) -> tuple[float, float]:
+    """``(P(perceived bid score reaches the Dobbm threshold), P(Solo))`` of a bidder with
+    no Dobbm said before (the hand's strength worked out once for both scores)."""
+    strength = fast_hand_strength(hand)
+    return _p_dobbm_up(_bid_score(hand, strength), turn), _p_solo(_solo_score(hand, strength), False)
 
 
 def bid_likelihood(kind: str, hand: CardSet, turn: int | None = None) -> float:
@@ -199,17 +218,14 @@ def model_likelihood(kind: str, hand: CardSet, turn: int | None = None) -> float
         return 1.0 - solo_probability(hand, over=True)
     if kind == KIND_SOLO_OVER:
         return solo_probability(hand, over=True)
-    ps = solo_probability(hand)
     if kind == KIND_NOT_SOLO:
-        return 1.0 - ps
+        return 1.0 - solo_probability(hand)
     if kind == KIND_SOLO:
-        return ps
-    up = _p_dobbm_up(hand, turn)
-    if kind == KIND_PASS:
-        return 1.0 - max(up, ps)
-    if kind == KIND_DOBBM:
-        return max(0.0, up - ps)
-    raise KeyError(kind)
+        return solo_probability(hand)
+    if kind not in (KIND_PASS, KIND_DOBBM):
+        raise KeyError(kind)
+    up, ps = _first_round(hand, turn)
+    return 1.0 - max(up, ps) if kind == KIND_PASS else max(0.0, up - ps)
 
 
 def bid_probabilities(hand: CardSet, *, dobbm_said: bool = False, must: bool = False,
@@ -223,11 +239,11 @@ def bid_probabilities(hand: CardSet, *, dobbm_said: bool = False, must: bool = F
     if dobbm_said and not must:
         ps = solo_probability(hand, over=True)
         return {"pass": 1.0 - ps, "solo": ps}
-    ps = solo_probability(hand)
     if must:
+        ps = solo_probability(hand)
         return {"dobbm": 1.0 - ps, "solo": ps}
-    return {"pass": model_likelihood(KIND_PASS, hand, turn), "dobbm": model_likelihood(KIND_DOBBM, hand, turn),
-            "solo": ps}
+    up, ps = _first_round(hand, turn)
+    return {"pass": 1.0 - max(up, ps), "dobbm": max(0.0, up - ps), "solo": ps}
 
 
 def model_bid(hand: CardSet, *, dobbm_said: bool = False, must: bool = False, turn: int | None = None) -> str:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popcount, scan_forward
 from ..deal import Deal
@@ -326,15 +326,8 @@ class DealSampler:
         whose features calibrate the control variates; there the lay-away is
         not chosen and the deal is None (unless tricks make it matter).
         """
-        text = f"dobbm-analyzer:{stream}:{seed}:{index}"
         resolve = stream != "cv" or bool(self.view.tricks)
-        if self._core is not None:
-            return self._sample_compiled(text, resolve)
-        rng = random.Random(text)
-        for _ in range(MAX_TRIES):
-            hands, dobb, dealt, twelve = self.draw(rng)
-            if (self.auction or self.doubled) and not self.accepts(dealt, rng.random(), dobb):
-                continue
+        for hands, dobb, dealt, twelve in self._accepted(f"dobbm-analyzer:{stream}:{seed}:{index}"):
             if not resolve:
                 return None, dealt, dobb
             deal = self.resolve(hands, dobb, twelve)
@@ -342,26 +335,28 @@ class DealSampler:
                 return deal, dealt, dobb
         raise self._too_unlikely()
 
-    def _sample_compiled(self, text: str, resolve: bool) -> tuple[Deal | None, dict[str, CardSet], CardSet]:
-        """:meth:`sample` by the compiled core: the same draws from the same generator state,
-        the accepted ones resolved here."""
+    def _accepted(self, text: str) -> Iterator[tuple[dict[str, CardSet], CardSet, dict[str, CardSet], CardSet]]:
+        """The draws (as :meth:`draw`) the auction accepts, from the generator of
+        ``random.Random(text)``, in at most :data:`MAX_TRIES` draws: by the compiled core
+        if there is one (the same draws from the same generator states), else here."""
         core = self._core
-        assert core is not None
-        rng = sampling_core.generator(text)
-        tries = MAX_TRIES
-        while tries > 0:
-            got = core.run(rng, tries)
-            if got is None:
-                break
-            made, parts, drawn = got
-            tries -= made
-            hands, dobb, dealt, twelve = self._compose(parts, lambda _: drawn)
-            if not resolve:
-                return None, dealt, dobb
-            deal = self.resolve(hands, dobb, twelve)
-            if deal is not None:
-                return deal, dealt, dobb
-        raise self._too_unlikely()
+        if core is not None:
+            crng = sampling_core.generator(text)
+            tries = MAX_TRIES
+            while tries > 0:
+                got = core.run(crng, tries)
+                if got is None:
+                    return
+                made, parts, drawn = got
+                tries -= made
+                yield self._compose(parts, lambda _: drawn)
+            return
+        rng = random.Random(text)
+        test = bool(self.auction or self.doubled)
+        for _ in range(MAX_TRIES):
+            hands, dobb, dealt, twelve = self.draw(rng)
+            if not test or self.accepts(dealt, rng.random(), dobb):
+                yield hands, dobb, dealt, twelve
 
     def _too_unlikely(self) -> AnalyzerError:
         v = self.view

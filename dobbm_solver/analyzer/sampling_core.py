@@ -174,7 +174,7 @@ def build_core(sampler: DealSampler) -> _sampler.SamplerCore | None:
                      bidding.BID_SOLO_OVER_SPREAD if over else bidding.BID_SOLO_SPREAD,
                      bidding.BID_LAPSE * bidding.BID_BASE_RATE[kind]))
     bid_model = (1.0 - bidding.BID_LAPSE, bidding.BID_SPREAD, bidding.BID_HIGH_TRUMP_WEIGHT,
-                 bidding.BID_POINTS_WEIGHT, bidding._HIGH_TRUMPS, bidding.BID_SOLO_SAU_WEIGHT,
+                 bidding.BID_POINTS_WEIGHT, bidding.BB_HIGH_TRUMPS, bidding.BID_SOLO_SAU_WEIGHT,
                  bidding.BID_SOLO_VOID_WEIGHT, BB_PLAIN_SAUS)
     doublings = []
     declarer, adds_dobb, defenders = 0, False, []
