@@ -197,12 +197,13 @@ def test_layout_names_every_module() -> None:
     layout = text[text.index("## Layout"):]
     layout = layout[:layout.index("\n## ", 1)]
     pkg = ROOT / "dobbm_solver"
-    for path in sorted(pkg.rglob("*.py")) + sorted(pkg.glob("*.pyx")):
+    for path in sorted(pkg.rglob("*.py")) + sorted(pkg.glob("*.pyx")) + sorted(pkg.glob("*.pxi")):
         if path.name == "__init__.py":
             continue
         named = re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout)
         assert named, f"Layout does not name {path.relative_to(ROOT)}"
-    listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|/)", layout.split("```text", 1)[1], flags=re.M)
+    listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|\.pxi|/)", layout.split("```text", 1)[1], flags=re.M)
     for name in listed:
-        assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / name).is_dir() \
+        assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / f"{name}.pxi").is_file() \
+            or (pkg / name).is_dir() \
             or (ROOT / name).is_dir(), f"Layout names {name}, which is not in the tree"

@@ -1,0 +1,97 @@
+# Part of the search core, included by _search.pyx (one compilation unit: the
+# helpers inline into the search).
+#
+# The last tricks, computed directly: the final value, the last trick, the last two.
+
+
+cdef inline int final_value(const Pos* p, int bonus) noexcept nogil:
+    return p.pts + (bonus if p.has_trick else 0)
+
+
+cdef inline int trick_winner(int lead, int a, int b, int c, int d) noexcept nogil:
+    """Seat winning the trick ``a b c d`` led by seat ``lead``."""
+    cdef int w = 0, best = a
+    if beats(b, best):
+        best = b
+        w = 1
+    if beats(c, best):
+        best = c
+        w = 2
+    if beats(d, best):
+        w = 3
+    return (lead + w) & 3
+
+
+cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
+    """Value when every hand holds one card at a trick start: the play is forced."""
+    cdef int lead = p.leader
+    cdef int a = dd_ctz(p.hands[lead]), b = dd_ctz(p.hands[(lead + 1) & 3])
+    cdef int c = dd_ctz(p.hands[(lead + 2) & 3]), d = dd_ctz(p.hands[(lead + 3) & 3])
+    if trick_winner(lead, a, b, c, d) == 0:
+        return p.pts + POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d] + bonus
+    return final_value(p, bonus)
+
+
+cdef int last_two(const Pos* p, int bonus) noexcept nogil:
+    """Exact value when every hand holds two cards at a trick start: a tiny minimax."""
+    cdef int lead = p.leader
+    cdef int s1 = (lead + 1) & 3, s2 = (lead + 2) & 3, s3 = (lead + 3) & 3
+    cdef uint64_t h0 = p.hands[lead], h1 = p.hands[s1], h2 = p.hands[s2], h3 = p.hands[s3]
+    cdef uint64_t m0, m1, m2, m3
+    cdef int a, b, c, d, w, w2, v, v0, v1, v2, v3, suit, tp, decl, won
+    cdef int la, lb, lc, ld
+    v0 = -INF if lead == 0 else INF
+    m0 = h0
+    while m0:
+        a = dd_ctz(m0)
+        m0 &= m0 - 1
+        suit = SUIT[a]
+        la = dd_ctz(h0 & ~((<uint64_t>1) << a))
+        v1 = -INF if s1 == 0 else INF
+        m1 = follow(h1, suit)
+        while m1:
+            b = dd_ctz(m1)
+            m1 &= m1 - 1
+            lb = dd_ctz(h1 & ~((<uint64_t>1) << b))
+            v2 = -INF if s2 == 0 else INF
+            m2 = follow(h2, suit)
+            while m2:
+                c = dd_ctz(m2)
+                m2 &= m2 - 1
+                lc = dd_ctz(h2 & ~((<uint64_t>1) << c))
+                v3 = -INF if s3 == 0 else INF
+                m3 = follow(h3, suit)
+                while m3:
+                    d = dd_ctz(m3)
+                    m3 &= m3 - 1
+                    ld = dd_ctz(h3 & ~((<uint64_t>1) << d))
+                    # first trick
+                    w = trick_winner(lead, a, b, c, d)
+                    decl = p.pts
+                    won = p.has_trick
+                    if w == 0:
+                        decl += POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
+                        won = 1
+                    # last trick: forced; the cards in play order from the winner
+                    tp = POINTS[la] + POINTS[lb] + POINTS[lc] + POINTS[ld]
+                    if w == lead:
+                        w2 = trick_winner(lead, la, lb, lc, ld)
+                    elif w == s1:
+                        w2 = trick_winner(s1, lb, lc, ld, la)
+                    elif w == s2:
+                        w2 = trick_winner(s2, lc, ld, la, lb)
+                    else:
+                        w2 = trick_winner(s3, ld, la, lb, lc)
+                    if w2 == 0:
+                        decl += tp
+                        won = 1
+                    v = decl + (bonus if won else 0)
+                    if (s3 == 0 and v > v3) or (s3 != 0 and v < v3):
+                        v3 = v
+                if (s2 == 0 and v3 > v2) or (s2 != 0 and v3 < v2):
+                    v2 = v3
+            if (s1 == 0 and v2 > v1) or (s1 != 0 and v2 < v1):
+                v1 = v2
+        if (lead == 0 and v1 > v0) or (lead != 0 and v1 < v0):
+            v0 = v1
+    return v0

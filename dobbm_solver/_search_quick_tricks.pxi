@@ -1,0 +1,278 @@
+# Part of the search core, included by _search.pyx (one compilation unit: the
+# helpers inline into the search).
+#
+# Quick tricks: the cards each side surely wins, and the bounds on the declarer's points
+# built from them.
+
+
+cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
+    """The cards above the highest of ``cards`` (everything when it is empty)."""
+    if cards == 0:
+        return ~(<uint64_t>0)
+    return ~((<uint64_t>2 << (63 - __builtin_clzll(cards))) - 1)
+
+
+cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
+    """The fewest points ``k`` cards of ``hand`` can hold (all of them if it holds fewer)."""
+    # zero cards first, then U O K 10 A: unrolled, most calls end early
+    cdef int n, total
+    k -= dd_popcount(hand & ZERO_MASK)
+    if k <= 0:
+        return 0
+    n = dd_popcount(hand & RANKMASK[4])
+    if n >= k:
+        return 2 * k
+    total = 2 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[5])
+    if n >= k:
+        return total + 3 * k
+    total += 3 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[6])
+    if n >= k:
+        return total + 4 * k
+    total += 4 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[7])
+    if n >= k:
+        return total + 10 * k
+    total += 10 * n
+    k -= n
+    n = dd_popcount(hand & RANKMASK[8])
+    return total + 11 * (k if n >= k else n)
+
+
+cdef inline int highest(uint64_t cards) noexcept nogil:
+    return 63 - __builtin_clzll(cards)
+
+
+cdef inline int cheapest_split(uint64_t hand, int r1, int r) noexcept nogil:
+    """The fewest points ``hand`` gives to ``r`` tricks whose first ``r1`` are led in trumps,
+    when it never trumps the others (it follows their suit or has no trump):
+    trumps to the trump leads while it has them, other cards to the rest."""
+    cdef uint64_t tr = hand & SUITMASK[TRUMP]
+    cdef int k
+    if r1 == 0:     # the common case: no trump leads
+        return cheapest(hand & ~tr, r)
+    k = dd_popcount(tr)
+    if k > r1:
+        k = r1
+    return cheapest(tr, k) + cheapest(hand & ~tr, r - k)
+
+
+cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
+    """Points a partner of the leader can add to the leader's ``r`` cashed tricks, ``ns[s]``
+    of them led in suit ``s`` (plain ones above all his cards): his lowest
+    trumps to the trump leads (the leader keeps the lead), his richest cards
+    of each plain suit led while he holds them, and when out of a suit led
+    (he has no trump then) his richest cards of the suits not led."""
+    cdef int s, c, f, total = 0
+    cdef uint64_t x, pool = 0
+    for s in range(4):
+        x = hand & SUITMASK[s]
+        f = ns[s]
+        if s == TRUMP:
+            while f and x:
+                c = dd_ctz(x)
+                x &= x - 1
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        elif f:
+            while f and x:
+                c = highest(x)
+                x &= ~((<uint64_t>1) << c)
+                total += POINTS[c]
+                f -= 1
+                r -= 1
+        else:
+            pool |= x
+    while r and pool:
+        c = highest(pool)
+        pool &= ~((<uint64_t>1) << c)
+        total += POINTS[c]
+        r -= 1
+    return total
+
+
+cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
+    """Points the declarer on lead surely takes by cashing winners at once.
+
+    First the declarer leads his highest trump while it is above every
+    defender's trump; each defender must follow with a trump (the lowest
+    costs least and keeps the highest, so that is the worst case for us);
+    once the defenders have no trump left every trump of the declarer wins.
+    Then a plain card of the declarer above all the defenders' cards of its
+    suit wins, in a suit where every defender still holding a trump holds at
+    least as many cards as the declarer has such winners (so no one can
+    ruff).  Each defender adds a card to each of these tricks: trumps to the
+    trump leads while it has them, then other cards; at least the cheapest.
+    Sets ``tricks`` to their number; returns the points of all their cards.
+    """
+    cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
+    cdef uint64_t f1 = p.hands[1] & SUITMASK[TRUMP]
+    cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
+    cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
+    cdef uint64_t dall, top, sm
+    cdef int r = 0, r1, pts = 0, c, s, n
+    while dt:
+        dall = f1 | f2 | f3
+        c = highest(dt)
+        if dall and c < highest(dall):
+            break
+        dt &= ~((<uint64_t>1) << c)
+        pts += POINTS[c]
+        r += 1
+        f1 &= f1 - 1
+        f2 &= f2 - 1
+        f3 &= f3 - 1
+    r1 = r
+    dall = p.hands[1] | p.hands[2] | p.hands[3]
+    for s in range(4):
+        if s != TRUMP:
+            sm = SUITMASK[s]
+            top = p.hands[0] & sm & above_all(dall & sm)
+            if top:
+                n = dd_popcount(top)
+                if ((f1 and dd_popcount(p.hands[1] & sm) < n) or (f2 and dd_popcount(p.hands[2] & sm) < n)
+                        or (f3 and dd_popcount(p.hands[3] & sm) < n)):
+                    continue
+                r += n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    tricks[0] = r
+    if r:
+        pts += (cheapest_split(p.hands[1], r1, r) + cheapest_split(p.hands[2], r1, r)
+                + cheapest_split(p.hands[3], r1, r))
+    return pts
+
+
+cdef inline int defender_cash(const Pos* p) noexcept nogil:
+    """Points the defenders surely take when the defender on lead cashes winners at once.
+
+    The leader leads his highest trump while it is above all the declarer's
+    trumps and above the lowest trump of each partner (partners follow with
+    their lowest trump, so the leader keeps the lead; the declarer follows
+    with his lowest, the worst case for us).  Then a plain card of the leader
+    above all other cards of its suit wins as well if the declarer and each
+    partner are out of trumps or hold enough cards of that suit not to ruff
+    (the declarer could, a partner would have to).  Every other hand adds a
+    card to each such trick: the declarer trumps to the trump leads while he
+    holds them, then other cards (at least the cheapest); the partners
+    choose theirs, and can smear points (see ``smear``).
+    """
+    cdef int lead = p.leader
+    cdef int q1 = (lead + 1) & 3, q2 = (lead + 2) & 3, q3 = (lead + 3) & 3
+    cdef int a, b   # the two partners of the leader
+    cdef uint64_t lt = p.hands[lead] & SUITMASK[TRUMP]
+    cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
+    cdef uint64_t ta, tb, others, top
+    cdef int r = 0, r1, pts = 0, c, s, n
+    cdef int ns[4]
+    ns[0] = ns[1] = ns[2] = ns[3] = 0
+    if q1 == 0:
+        a = q2
+        b = q3
+    elif q2 == 0:
+        a = q1
+        b = q3
+    else:
+        a = q1
+        b = q2
+    ta = p.hands[a] & SUITMASK[TRUMP]
+    tb = p.hands[b] & SUITMASK[TRUMP]
+    while lt:
+        c = highest(lt)
+        if dt and c < highest(dt):
+            break
+        if (ta and dd_ctz(ta) > c) or (tb and dd_ctz(tb) > c):
+            break
+        lt &= ~((<uint64_t>1) << c)
+        pts += POINTS[c]
+        r += 1
+        dt &= dt - 1
+        ta &= ta - 1
+        tb &= tb - 1
+    r1 = r
+    for s in range(4):
+        if s != TRUMP:
+            others = (p.hands[0] | p.hands[a] | p.hands[b]) & SUITMASK[s]
+            top = p.hands[lead] & SUITMASK[s] & above_all(others)
+            if top:
+                n = dd_popcount(top)
+                if dt and dd_popcount(p.hands[0] & SUITMASK[s]) < n:
+                    continue
+                if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
+                    continue
+                if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
+                    continue
+                r += n
+                ns[s] = n
+                pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    if r:
+        ns[TRUMP] = r1
+        pts += cheapest_split(p.hands[0], r1, r) + smear(p.hands[a], ns, r) + smear(p.hands[b], ns, r)
+    return pts
+
+
+cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
+    """The points the declarer surely ends with from the trick start ``p``."""
+    cdef uint64_t decl_tr, def_tr, decl_sure, vul
+    cdef int lo, v, k, n, i
+    # sure points: a trump above every trump the other side holds wins
+    # a trick of its own for its side, and every other player adds a
+    # card to it: at least their cheapest ones
+    decl_tr = p.hands[0] & SUITMASK[TRUMP]
+    def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
+    decl_sure = decl_tr & above_all(def_tr)
+    lo = p.pts + (ctx.bonus if p.has_trick else 0)
+    if decl_tr:
+        # trump length: a trump of the declarer that does not win its
+        # trick falls to a higher trump of a defender, a different one
+        # each time; so at most as many of his trumps lose as the
+        # defenders hold trumps above his lowest, only ones below their
+        # highest (say the richest of these), and all the others win
+        vul = decl_tr & ~decl_sure
+        k = dd_popcount(decl_tr)
+        v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]
+        n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
+        while n and vul:
+            i = highest(vul)
+            vul &= ~((<uint64_t>1) << i)
+            v -= POINTS[i]
+            k -= 1
+            n -= 1
+        if k:
+            lo = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
+                  + cheapest(p.hands[3], k))
+    # the side on lead may cash its winners at once
+    if p.leader == 0:
+        v = declarer_cash(p, &k)
+        if k:
+            v += p.pts + ctx.bonus
+            if v > lo:
+                lo = v
+    return lo
+
+
+cdef inline int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
+    """The most points the declarer can end with from the trick start ``p``."""
+    cdef uint64_t decl_tr = p.hands[0] & SUITMASK[TRUMP]
+    cdef uint64_t def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
+    cdef uint64_t def_sure = def_tr & above_all(decl_tr)
+    cdef int hi, v, k, i
+    hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
+    if def_sure:
+        k = dd_popcount(def_sure & p.hands[1])
+        i = dd_popcount(def_sure & p.hands[2])
+        if i > k:
+            k = i
+        i = dd_popcount(def_sure & p.hands[3])
+        if i > k:
+            k = i
+        hi -= cheapest(p.hands[0], k)
+    if p.leader != 0:
+        v = p.pts + p.rem_pts + ctx.bonus - defender_cash(p)
+        if v < hi:
+            hi = v
+    return hi
