@@ -223,11 +223,16 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         # 131k times against 8k), and the upper one is not needed then
         if lo >= beta:
             return lo
+        if depth == 8:
+            # the last two tricks exactly, before the upper bound: an exact
+            # value instead of a bound makes the fail-soft bounds above it
+            # tighter (value nodes 1.82M -> 1.79M; before the lower bound
+            # too, 1.78M, but last_two costs more instructions than the
+            # nodes it saves)
+            return last_two(p, ctx.bonus)
         hi = upper_bound(ctx, p)
         if hi <= alpha:
             return hi
-        if depth == 8:
-            return last_two(p, ctx.bonus)
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
