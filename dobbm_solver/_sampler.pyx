@@ -18,6 +18,7 @@ build time (:mod:`dobbm_solver.analyzer.sampling_core`); none lives here.
 from libc.math cimport ceil, exp, log
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 cdef extern from *:
     """
@@ -156,14 +157,26 @@ cdef inline void mt_sample(MT* g, const int32_t* population, int n, int k, int s
             result[i] = population[j]
 
 
+cdef uint32_t MT_GENRAND[MT_N]
+
+
+cdef void init_genrand_state() noexcept nogil:
+    """``MT_GENRAND``: the state of ``init_genrand(19650218)``, where every seeding starts."""
+    cdef int i
+    MT_GENRAND[0] = 19650218U
+    for i in range(1, MT_N):
+        MT_GENRAND[i] = <uint32_t>(1812433253U * (MT_GENRAND[i - 1] ^ (MT_GENRAND[i - 1] >> 30)) + <uint32_t>i)
+
+
+init_genrand_state()
+
+
 cdef void mt_seed(MT* g, const uint32_t* key, Py_ssize_t key_length) noexcept nogil:
     """``init_by_array``, after ``init_genrand(19650218)``: as ``random.Random(n)`` seeds
     from the 32-bit words of ``abs(n)``, least significant first."""
     cdef uint32_t* mt = g.state
     cdef Py_ssize_t i, j, k
-    mt[0] = 19650218U
-    for i in range(1, MT_N):
-        mt[i] = <uint32_t>(1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + <uint32_t>i)
+    memcpy(mt, MT_GENRAND, sizeof(MT_GENRAND))
     i = 1
     j = 0
     k = MT_N if MT_N > key_length else key_length
