@@ -59,6 +59,8 @@ class SamplerCore:
         declarer_adds_dobb: bool,
         defenders: list[int],
         trumps: int,
+        features_declarer: int,
+        features_others: list[int],
         trump_table: list[float],
         plain_tables: list[list[float]],
         plain_table_of: list[int],
@@ -71,6 +73,11 @@ class SamplerCore:
     def run(self, rng: MersenneTwister, tries: int) -> tuple[int, tuple[int, ...], int] | None:
         """Draw until one is accepted, at most ``tries`` times: ``(draws made, the places'
         cards, the Dobb)``, or None."""
+    def features_batch(self, keys: list[bytes], tries: int) -> list[tuple[float, ...]] | None:
+        """For each seed (the bytes ``random.Random`` reads as a big-endian integer), the
+        features of the first draw accepted in ``tries``; None if a sample had none."""
+    def features_of(self, dealt: list[int], dobb: int) -> tuple[float, ...]:
+        """As ``estimate.deal_features``, for each seat's dealt cards and the Dobb."""
     def acceptance(self, dealt: list[int], dobb: int) -> float:
         """The product of the likelihoods ``run`` tests (in full), for each seat's dealt cards."""
     def bid_score_of(self, hand: int) -> float:

@@ -11,13 +11,17 @@ a shuffle of the group's cards into the places), the Dobb drawn from an
 unseen Dobbm declarer's 12 cards, and the acceptance test of the bidding
 and doubling models, with every floating-point operation in the order the
 Python models do it, so that each comparison with the uniform draw comes
-out the same.  All tables and constants come from the Python modules at
-build time (:mod:`dobbm_solver.analyzer.sampling_core`); none lives here.
+out the same.  For the control variates' stream it draws a batch of
+samples in one call, each from its own generator, and works out each one's
+``estimate.deal_features`` in the Python order.  All tables and constants
+come from the Python modules at build time
+(:mod:`dobbm_solver.analyzer.sampling_core`); none lives here.
 """
 
 from libc.math cimport ceil, exp, log
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 cdef extern from *:
     """
@@ -156,14 +160,26 @@ cdef inline void mt_sample(MT* g, const int32_t* population, int n, int k, int s
             result[i] = population[j]
 
 
+cdef uint32_t MT_GENRAND[MT_N]
+
+
+cdef void init_genrand_state() noexcept nogil:
+    """``MT_GENRAND``: the state of ``init_genrand(19650218)``, where every seeding starts."""
+    cdef int i
+    MT_GENRAND[0] = 19650218U
+    for i in range(1, MT_N):
+        MT_GENRAND[i] = <uint32_t>(1812433253U * (MT_GENRAND[i - 1] ^ (MT_GENRAND[i - 1] >> 30)) + <uint32_t>i)
+
+
+init_genrand_state()
+
+
 cdef void mt_seed(MT* g, const uint32_t* key, Py_ssize_t key_length) noexcept nogil:
     """``init_by_array``, after ``init_genrand(19650218)``: as ``random.Random(n)`` seeds
     from the 32-bit words of ``abs(n)``, least significant first."""
     cdef uint32_t* mt = g.state
     cdef Py_ssize_t i, j, k
-    mt[0] = 19650218U
-    for i in range(1, MT_N):
-        mt[i] = <uint32_t>(1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + <uint32_t>i)
+    memcpy(mt, MT_GENRAND, sizeof(MT_GENRAND))
     i = 1
     j = 0
     k = MT_N if MT_N > key_length else key_length
@@ -187,6 +203,24 @@ cdef void mt_seed(MT* g, const uint32_t* key, Py_ssize_t key_length) noexcept no
         k -= 1
     mt[0] = 0x80000000U
     g.index = MT_N
+
+
+cdef Py_ssize_t key_words(const unsigned char* text, Py_ssize_t n, uint32_t* key) noexcept nogil:
+    """The words ``random.Random`` seeds with from the ``n`` bytes ``text`` read as a big-endian
+    integer (as ``seed_key`` makes them): least significant first, the top one not zero (one
+    zero word for 0); returns how many, at most ``n // 4 + 1``."""
+    cdef Py_ssize_t words = 0, k
+    for k in range(n):                     # byte k from the end, into word k // 4
+        if k % 4 == 0:
+            key[words] = 0
+            words += 1
+        key[k // 4] |= (<uint32_t>text[n - 1 - k]) << (8 * (k % 4))
+    while words > 1 and key[words - 1] == 0:
+        words -= 1
+    if words == 0:
+        key[0] = 0
+        words = 1
+    return words
 
 
 cdef class MersenneTwister:
@@ -290,6 +324,10 @@ cdef inline double sm_logistic(double x) noexcept nogil:
     return e / (1.0 + e)
 
 
+#: The error of a draw with too few cards to draw a Dobb from (``random.sample``'s).
+DRAW_FAILED = "Sample larger than population or is negative"
+
+
 cdef struct Option:
     int32_t counts[MAX_PLACES]
     uint64_t weight
@@ -359,6 +397,10 @@ cdef class SamplerCore:
     cdef int suit_shifts[4]
     cdef int32_t holding_points[512]
     cdef uint64_t suit_mask
+    # the control variates' features: the declarer's seat and the others'
+    cdef int32_t features_declarer
+    cdef int n_features_others
+    cdef int32_t features_others[MAX_SEATS]
 
     def __cinit__(self):
         self.states = NULL
@@ -372,7 +414,7 @@ cdef class SamplerCore:
                  int dobb_place, uint64_t dobb_const, int twelve_seat, uint64_t twelve_base,
                  bint draw_dobb, int dobb_size, bint test, list bids, tuple bid_model,
                  list plain_suits, list doublings, int declarer, bint declarer_adds_dobb, list defenders,
-                 uint64_t trumps,
+                 uint64_t trumps, int features_declarer, list features_others,
                  list trump_table, list plain_tables, list plain_table_of, int trump_shift,
                  list plain_shifts, list suit_shifts, list holding_points, int suit_bits):
         cdef int i, j, n_options = 0, total_cards = 0
@@ -435,7 +477,10 @@ cdef class SamplerCore:
                 or not -1 <= dobb_place < n_places or not -1 <= twelve_seat < self.n_seats \
                 or not all(0 <= b[0] < self.n_seats for b in bids) \
                 or not all(0 <= x < self.n_seats for x in defenders) \
-                or (doublings and not 0 <= declarer < self.n_seats):
+                or (doublings and not 0 <= declarer < self.n_seats) \
+                or not 0 <= features_declarer < self.n_seats \
+                or not 0 < len(features_others) <= self.n_seats \
+                or not all(0 <= x < self.n_seats for x in features_others):
             raise ValueError("bad seats or places")
         for i in range(self.n_seats):
             self.seat_base[i] = seat_base[i]
@@ -476,6 +521,10 @@ cdef class SamplerCore:
         for i in range(self.n_defenders):
             self.defenders[i] = defenders[i]
         self.trumps = trumps
+        self.features_declarer = features_declarer
+        self.n_features_others = len(features_others)
+        for i in range(self.n_features_others):
+            self.features_others[i] = features_others[i]
         for i in range(512):
             self.trump_table[i] = trump_table[i]
             self.plain_tables[0][i] = plain_tables[0][i]
@@ -596,6 +645,49 @@ cdef class SamplerCore:
         """``bidding.solo_score`` (for tests)."""
         return self.solo_score(hand, self.strength(hand))
 
+    cdef void features(self, const uint64_t* dealt, uint64_t dobb, double* out) noexcept nogil:
+        """``estimate.deal_features`` into ``out[0..7]``: of the others' strengths the greatest
+        (compared as ``max`` compares, the first of equals kept) and the sum from 0.0 in seat
+        order; the rest are whole numbers."""
+        cdef uint64_t d8 = dealt[self.features_declarer], h
+        cdef int i, s, t, sq = 0, shortness = 0, least
+        cdef double x, best = 0.0, total = 0.0
+        for i in range(self.n_features_others):
+            h = dealt[self.features_others[i]]
+            x = self.strength(h)
+            if i == 0 or x > best:
+                best = x
+            total += x
+            t = sm_popcount(h & self.trumps)
+            sq += t * t
+        for s in range(3):
+            least = 64
+            for i in range(self.n_features_others):
+                t = sm_popcount(dealt[self.features_others[i]] & self.plain_suits[s])
+                if t < least:
+                    least = t
+            shortness += least
+        out[0] = <double>sq
+        out[1] = best
+        out[2] = total
+        out[3] = <double>shortness
+        out[4] = self.strength(d8)
+        out[5] = self.strength(d8 | dobb)
+        out[6] = <double>self.points(dobb)
+        out[7] = <double>sm_popcount(dobb & self.trumps)
+
+    def features_of(self, list dealt, uint64_t dobb) -> tuple:
+        """``estimate.deal_features`` of each seat's dealt cards and the Dobb (for tests)."""
+        cdef uint64_t d[MAX_SEATS]
+        cdef double f[8]
+        cdef int i
+        if len(dealt) != self.n_seats:
+            raise ValueError("one card set per seat")
+        for i in range(self.n_seats):
+            d[i] = dealt[i]
+        self.features(d, dobb, f)
+        return tuple(f[i] for i in range(8))
+
     # --- the loop -----------------------------------------------------------
     cdef int draw(self, MT* g, uint64_t* parts, uint64_t* dealt, uint64_t* dobb_out) noexcept nogil:
         """One draw (``DealSampler.draw``): the places' cards, each seat's dealt cards, the
@@ -654,27 +746,89 @@ cdef class SamplerCore:
         dobb_out[0] = dobb
         return 0
 
+    cdef long accepted(self, MT* g, long tries, uint64_t* parts, uint64_t* dealt, uint64_t* dobb) noexcept nogil:
+        """Draw until a draw is accepted, at most ``tries`` times: the draws made, 0 if none
+        was accepted, -1 if a draw failed (:meth:`draw`)."""
+        cdef long made = 0
+        while made < tries:
+            made += 1
+            if self.draw(g, parts, dealt, dobb) < 0:
+                return -1
+            if not self.test or self.accepts(dealt, dobb[0], mt_random(g)):
+                return made
+        return 0
+
     def run(self, MersenneTwister rng, long tries):
         """Draw until a draw is accepted, at most ``tries`` times: ``(draws made, the places'
         cards, the Dobb)``, or None if none was.  ``rng`` goes on from where it stops."""
         cdef uint64_t parts[MAX_PLACES]
         cdef uint64_t dealt[MAX_SEATS]
         cdef uint64_t dobb = 0
-        cdef long made = 0
-        cdef int bad = 0
-        cdef bint found = False
+        cdef long made
         with nogil:
-            while made < tries:
-                made += 1
-                if self.draw(&rng.g, parts, dealt, &dobb) < 0:
-                    bad = 1
-                    break
-                if self.test and not self.accepts(dealt, dobb, mt_random(&rng.g)):
-                    continue
-                found = True
-                break
-        if bad:
-            raise ValueError("Sample larger than population or is negative")
-        if not found:
+            made = self.accepted(&rng.g, tries, parts, dealt, &dobb)
+        if made < 0:
+            raise ValueError(DRAW_FAILED)
+        if made == 0:
             return None
         return made, tuple(parts[i] for i in range(self.n_places)), dobb
+
+    def features_batch(self, list keys, long tries):
+        """For each seed ``keys[i]`` (bytes read as a big-endian integer, as
+        ``sampling_core.seed_bytes`` makes them), the :meth:`features` of the first draw
+        accepted in at most ``tries`` from a generator seeded as ``random.Random`` seeds from
+        that integer, as a list of 8-tuples; None if a sample had none accepted (the samples
+        are drawn in order, and the first failure ends the batch)."""
+        cdef Py_ssize_t n = len(keys), i, longest = 0
+        cdef const unsigned char** texts = <const unsigned char**>malloc(max(1, n) * sizeof(char*))
+        cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(max(1, n) * sizeof(Py_ssize_t))
+        cdef double* out = <double*>malloc(max(1, n) * 8 * sizeof(double))
+        cdef uint32_t* key = NULL
+        cdef long status = 1
+        cdef const double* f
+        cdef bytes text
+        try:
+            if texts == NULL or lengths == NULL or out == NULL:
+                raise MemoryError()
+            for i in range(n):                  # the list holds the bytes while the loop reads them
+                text = keys[i]
+                texts[i] = text
+                lengths[i] = len(text)
+                longest = max(longest, lengths[i])
+            key = <uint32_t*>malloc((longest // 4 + 1) * sizeof(uint32_t))
+            if key == NULL:
+                raise MemoryError()
+            with nogil:
+                status = self.batch_loop(texts, lengths, n, key, tries, out)
+            if status < 0:
+                raise ValueError(DRAW_FAILED)
+            if status == 0:
+                return None
+            result = []
+            for i in range(n):
+                f = &out[8 * i]
+                result.append((f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]))
+            return result
+        finally:
+            free(texts)
+            free(lengths)
+            free(out)
+            free(key)
+
+    cdef long batch_loop(self, const unsigned char** texts, const Py_ssize_t* lengths, Py_ssize_t n,
+                         uint32_t* key, long tries, double* out) noexcept nogil:
+        """The loop of :meth:`features_batch`: 1, or as :meth:`accepted` for the sample that
+        failed (0 or -1)."""
+        cdef MT g
+        cdef uint64_t parts[MAX_PLACES]
+        cdef uint64_t dealt[MAX_SEATS]
+        cdef uint64_t dobb = 0
+        cdef long made
+        cdef Py_ssize_t i
+        for i in range(n):
+            mt_seed(&g, key, key_words(texts[i], lengths[i], key))
+            made = self.accepted(&g, tries, parts, dealt, &dobb)
+            if made <= 0:
+                return made
+            self.features(dealt, dobb, &out[8 * i])
+        return 1

@@ -4,7 +4,9 @@ Its generator against ``random.Random``, its models against the Python
 ones, and every sample against the Python path on many kinds of views:
 the shipped advice views, bids of every kind and turn, Solo and Dobbm
 double views with doublings, mid-play views with voids shown, unseen
-Dobbm declarers' 12 cards.
+Dobbm declarers' 12 cards.  And the control variates' batch (the features of
+the ``cv`` stream's samples, drawn in one call) against the Python path's
+samples and ``deal_features``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from views import DISCARD, SEATS, random_play_view, view_of
 
 from dobbm_solver import _sampler
 from dobbm_solver.analyzer import View, bidding, doubling, load_views, sampling, sampling_core
-from dobbm_solver.analyzer.sampling import CardAllocator, DealSampler
+from dobbm_solver.analyzer.estimate import deal_features
+from dobbm_solver.analyzer.runner import draw_features
+from dobbm_solver.analyzer.sampling import CardAllocator, DealSampler, clear_sampler_cache
 from dobbm_solver.analyzer.view import AnalyzerError
 from dobbm_solver.cards import cardset
 from dobbm_solver.handfile import HandFileError
@@ -356,6 +360,7 @@ def test_weights_past_32_bits() -> None:
             twelve_base=0, draw_dobb=False, dobb_size=4, test=False, bids=[],
             bid_model=(0.0, 1.0, 0.0, 0.0, 0, 0.0, 0.0, 0), plain_suits=[0, 0, 0],
             doublings=[], declarer=0, declarer_adds_dobb=False, defenders=[], trumps=0,
+            features_declarer=0, features_others=[1, 2],
             trump_table=[0.0] * 512, plain_tables=[[0.0] * 512] * 2, plain_table_of=[0] * 512, trump_shift=0,
             plain_shifts=[0, 0, 0], suit_shifts=[0, 0, 0, 0], holding_points=[0] * 512, suit_bits=9)
 
@@ -388,3 +393,144 @@ def test_the_python_path_is_selectable(monkeypatch) -> None:
     assert not DealSampler(view).compiled and not DealSampler(view, compiled=True).compiled
     monkeypatch.undo()
     assert sampling_core.compiled_agrees()
+
+
+# --- the control variates' batch -------------------------------------------------
+def bits(rows: list[tuple[float, ...]] | None) -> list[list[str]] | None:
+    """Each float's exact bits (``-0.0`` apart from ``0.0``)."""
+    return None if rows is None else [[x.hex() for x in row] for row in rows]
+
+
+def python_features(s: DealSampler, seed: int, indices: range) -> list[tuple[float, ...]]:
+    """The ``cv`` stream's features sample by sample, as ``draw_features`` has them without the batch."""
+    out = []
+    for i in indices:
+        _, dealt, dobb = s.sample(seed, i, "cv")
+        out.append(deal_features(s.view, dealt, dobb))
+    return out
+
+
+@pytest.mark.parametrize("name,view", all_views(), ids=[n for n, _ in all_views()])
+def test_batch_features_are_the_pythons(name: str, view: View) -> None:
+    """The batch's features are those of each sample and ``deal_features``, bit for bit: of the
+    compiled samples over many seeds and starts, of the Python path's up to 1500 of its draws;
+    with tricks in the view the stream chooses lay-aways, and the batch does not serve."""
+    b = DealSampler(view, compiled=True)
+    if view.tricks:
+        assert b.compiled_cv_features(1, 0, 8) is None
+        return
+    rs = random.Random(zlib.crc32(name.encode()))
+    for seed, start, count in [(1, 0, 40), (0, 0, 1), (7, 3, 0)] + [
+            (rs.choice((2, 2 ** 31, 10 ** 12)), rs.randrange(10 ** rs.randrange(1, 7)), rs.randrange(1, 12))
+            for _ in range(6)]:
+        indices = range(start, start + count)
+        assert bits(b.compiled_cv_features(seed, start, count)) == bits(python_features(b, seed, indices))
+    a = DealSampler(view, compiled=False)
+    draws = 0
+    real_draw = a.draw
+
+    def counting_draw(rng: random.Random):
+        nonlocal draws
+        draws += 1
+        return real_draw(rng)
+
+    a.draw = counting_draw      # type: ignore[method-assign]
+    n = 0
+    while draws < 1500 and n < 200:
+        n += 1
+        want = python_features(a, 1, range(n - 1, n))
+        assert bits(b.compiled_cv_features(1, n - 1, 1)) == bits(want), n - 1
+    assert bits(b.compiled_cv_features(1, 0, n)) == bits(python_features(b, 1, range(n)))
+
+
+def test_batch_features_of_random_deals() -> None:
+    """The compiled features are ``deal_features`` on random deals, for every view's declarer."""
+    rs = random.Random(11)
+    for _, view in all_views():
+        core = DealSampler(view)._core
+        assert core is not None
+        for _ in range(30):
+            cards = rs.sample(range(36), 36)
+            dealt = {seat: cardset(cards[8 * i:8 * i + 8]) for i, seat in enumerate(view.active)}
+            dobb = cardset(cards[32:])
+            assert bits([core.features_of([dealt[x] for x in view.active], dobb)]) == \
+                bits([deal_features(view, dealt, dobb)])
+
+
+def test_batch_seeds_as_random() -> None:
+    """Each sample's generator is seeded from its bytes read as a big-endian integer, as
+    ``random.Random`` seeds from an int: any length, leading zero bytes, zero itself."""
+    [view] = load_views(REPO / "hands" / "double_retour.yaml", "double")
+    s = DealSampler(view)
+    assert s._core is not None
+    keys = [b"", b"\0", b"\0" * 9, b"\1", b"\0\0\0\0\0\1", bytes(range(1, 200))]
+    keys += [t.encode() + bytes(k) for t in TEXTS for k in range(6)]
+    keys += sampling_core.seed_bytes("dobbm-analyzer:cv:5:", [0, 9, 10, 99, 100, 10 ** 9])
+
+    def one(key: bytes) -> tuple[float, ...]:
+        n = int.from_bytes(key, "big")
+        rng = _sampler.MersenneTwister(n.to_bytes((max(n.bit_length(), 1) + 31) // 32 * 4, "little"))
+        assert rng.getstate() == random.Random(n).getstate()[1]
+        got = s._core.run(rng, sampling.MAX_TRIES)
+        assert got is not None
+        _, parts, dobb = got
+        return deal_features(view, s._compose(parts, lambda _: dobb)[2], dobb)
+
+    assert bits(s._core.features_batch(keys, sampling.MAX_TRIES)) == bits([one(k) for k in keys])
+    assert s._core.features_batch([], sampling.MAX_TRIES) == []
+    for prefix, i in (("dobbm-analyzer:cv:5:", 0), ("x", 10 ** 9)):
+        [a] = sampling_core.seed_bytes(prefix, [i])
+        assert int.from_bytes(sampling_core.seed_key(f"{prefix}{i}"), "little") == int.from_bytes(a, "big")
+
+
+def test_batch_fails_as_the_pythons(monkeypatch) -> None:
+    """An auction too unlikely for ``MAX_TRIES`` draws fails the batch as it fails the Python
+    path, at the first sample that finds no deal, whichever samples before it found one."""
+    view = _try_view(bid_text("Dave", "Bert", "HA H10 HK HO HU H9 H8 H7", [("Anna", "dobbm")]), "bid")
+    assert view is not None
+    a, b = DealSampler(view, compiled=False), DealSampler(view, compiled=True)
+    outcomes = set()
+    for tries in (0, 1, 2, 20, 500):          # (samples 1 and 2 take 1 and 20 draws, 3 takes 36)
+        monkeypatch.setattr(sampling, "MAX_TRIES", tries)
+        for start, count in ((0, 1), (1, 1), (1, 2), (1, 6), (3, 20)):
+            try:
+                want = python_features(a, 1, range(start, start + count))
+            except AnalyzerError as e:
+                with pytest.raises(AnalyzerError) as info:
+                    b.compiled_cv_features(1, start, count)
+                assert (info.value.key, info.value.message) == (e.key, e.message)
+                outcomes.add("fails")
+                continue
+            assert bits(b.compiled_cv_features(1, start, count)) == bits(want)
+            outcomes.add("found")
+    assert outcomes == {"fails", "found"}
+
+
+def test_draw_features_takes_the_batch_where_it_serves(monkeypatch) -> None:
+    """``draw_features`` is the batch's where the compiled core serves; with tricks, or with
+    ``DOBBM_PURE_SAMPLER=1``, sample by sample: the same features every way."""
+    views = [v for name, v in all_views() if name.startswith(("bid.yaml", "discard.yaml", "double_retour.yaml"))]
+    views += [v for name, v in all_views() if name.startswith("play")][:3]
+    assert any(v.tricks for v in views) and any(not v.tricks for v in views)
+    compiled = [draw_features(v, 3, 5, 30) for v in views]
+    calls = 0
+    real = DealSampler.compiled_cv_features
+
+    def counting(self, *args):
+        nonlocal calls
+        got = real(self, *args)
+        calls += got is not None
+        return got
+
+    monkeypatch.setattr(DealSampler, "compiled_cv_features", counting)
+    assert [draw_features(v, 3, 5, 30) for v in views] == compiled
+    assert calls == sum(1 for v in views if not v.tricks)
+    monkeypatch.setenv(sampling_core.PURE_ENV, "1")
+    clear_sampler_cache()
+    try:
+        calls = 0
+        assert bits([f for v in views for f in draw_features(v, 3, 5, 30)]) == bits([f for c in compiled for f in c])
+        assert calls == 0
+    finally:
+        monkeypatch.delenv(sampling_core.PURE_ENV)
+        clear_sampler_cache()

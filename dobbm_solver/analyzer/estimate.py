@@ -51,6 +51,9 @@ def deal_features(view: View, dealt: Mapping[str, CardSet], dobb: CardSet) -> tu
     d8 = dealt[decl]
     others = [dealt[s] for s in view.active if s != decl]
     strengths = [fast_hand_strength(h) for h in others]
+    total = 0.0          # in seat order, as the compiled sampler adds them (a float sum() may compensate)
+    for x in strengths:
+        total += x
     sq = 0
     for h in others:
         t = popcount(h & BB_TRUMPS)
@@ -58,7 +61,7 @@ def deal_features(view: View, dealt: Mapping[str, CardSet], dobb: CardSet) -> tu
     short = 0
     for s in PLAIN_SUITS:
         short += min(popcount(h & BB_SUITS[s]) for h in others)
-    return (float(sq), max(strengths), sum(strengths), float(short),
+    return (float(sq), max(strengths), total, float(short),
             fast_hand_strength(d8), fast_hand_strength(d8 | dobb), float(set_points(dobb)),
             float(popcount(dobb & BB_TRUMPS)))
 

@@ -327,13 +327,28 @@ class DealSampler:
         not chosen and the deal is None (unless tricks make it matter).
         """
         resolve = stream != "cv" or bool(self.view.tricks)
-        for hands, dobb, dealt, twelve in self._accepted(f"dobbm-analyzer:{stream}:{seed}:{index}"):
+        for hands, dobb, dealt, twelve in self._accepted(f"{_seed_prefix(stream, seed)}{index}"):
             if not resolve:
                 return None, dealt, dobb
             deal = self.resolve(hands, dobb, twelve)
             if deal is not None:
                 return deal, dealt, dobb
         raise self._too_unlikely()
+
+    def compiled_cv_features(self, seed: int, start: int, count: int) -> list[tuple[float, ...]] | None:
+        """:func:`~dobbm_solver.analyzer.estimate.deal_features` of the ``"cv"`` stream's
+        samples ``start .. start+count-1`` of ``seed``, drawn and computed by the compiled
+        core in one call: the same values as :meth:`sample` and ``deal_features`` give.
+        None where the core cannot serve: no core, or tricks in the view (the stream then
+        chooses the lay-away, see :meth:`sample`)."""
+        core = self._core
+        if core is None or self.view.tricks:
+            return None
+        keys = sampling_core.seed_bytes(_seed_prefix("cv", seed), range(start, start + count))
+        got = core.features_batch(keys, MAX_TRIES)
+        if got is None:
+            raise self._too_unlikely()
+        return got
 
     def _accepted(self, text: str) -> Iterator[tuple[dict[str, CardSet], CardSet, dict[str, CardSet], CardSet]]:
         """The draws (as :meth:`draw`) the auction accepts, from the generator of
@@ -364,6 +379,12 @@ class DealSampler:
                              f"no deal consistent with what is known was found in {MAX_TRIES} tries: "
                              f"the auction is too unlikely under the bidding model given your cards",
                              v.doc)
+
+
+def _seed_prefix(stream: str, seed: int) -> str:
+    """What the text sample ``index`` of ``seed`` in ``stream`` seeds its generator with
+    (``random.Random(text)``) has before the index."""
+    return f"dobbm-analyzer:{stream}:{seed}:"
 
 
 _CACHE: dict[tuple, DealSampler] = {}

@@ -8,7 +8,10 @@ Python path: the generator is CPython's Mersenne Twister, seeded as
 compositions, the seats' cards and the bidding and doubling models'
 constants and tables are taken from the Python objects and modules by
 :func:`build_core`, and the compiled models do their floating-point
-operations in the Python order.
+operations in the Python order.  The core also draws the control variates'
+stream a batch at a time, with each sample's
+:func:`~dobbm_solver.analyzer.estimate.deal_features` (seeded from
+:func:`seed_bytes`; see ``DealSampler.compiled_cv_features``).
 
 The Python path stays the reference, and is used
 
@@ -28,7 +31,7 @@ import functools
 import hashlib
 import os
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..cards import _HOLDING_POINTS, BB_ALL, BB_PLAIN_SAUS, BB_TRUMPS, CARDS_PER_SUIT, DOBB_SIZE, TRUMP
 from ..heuristics import _PLAIN_TABLE_BY_TRUMPS, _PLAIN_TABLES, _TRUMP_TABLE, PLAIN_SUITS
@@ -42,7 +45,8 @@ try:
 except ImportError:      # not built: the Python path
     _sampler = None      # type: ignore[assignment]
 
-__all__ = ["PURE_ENV", "pure_requested", "compiled_agrees", "generator", "seed_key", "allocator_states", "build_core"]
+__all__ = ["PURE_ENV", "pure_requested", "compiled_agrees", "generator", "seed_bytes", "seed_key", "allocator_states",
+           "build_core"]
 
 #: The environment variable that selects the Python path.
 PURE_ENV = "DOBBM_PURE_SAMPLER"
@@ -64,6 +68,14 @@ def seed_key(text: str) -> bytes:
     a = text.encode()
     n = int.from_bytes(a + hashlib.sha512(a).digest(), "big")
     return n.to_bytes((max(n.bit_length(), 1) + 31) // 32 * 4, "little")
+
+
+def seed_bytes(prefix: str, indices: Iterable[int]) -> list[bytes]:
+    """For each index, the bytes whose big-endian integer ``random.Random(f"{prefix}{index}")``
+    seeds its generator with (as :func:`seed_key`: the text, then its SHA-512), as
+    ``_sampler.SamplerCore.features_batch`` takes them."""
+    sha512 = hashlib.sha512
+    return [a + sha512(a).digest() for a in [f"{prefix}{i}".encode() for i in indices]]
 
 
 def generator(text: str) -> _sampler.MersenneTwister:
@@ -176,6 +188,9 @@ def build_core(sampler: DealSampler) -> _sampler.SamplerCore | None:
     bid_model = (1.0 - bidding.BID_LAPSE, bidding.BID_SPREAD, bidding.BID_HIGH_TRUMP_WEIGHT,
                  bidding.BID_POINTS_WEIGHT, bidding.BB_HIGH_TRUMPS, bidding.BID_SOLO_SAU_WEIGHT,
                  bidding.BID_SOLO_VOID_WEIGHT, BB_PLAIN_SAUS)
+    # estimate.deal_features: the declarer (or me) and the other seats
+    features_declarer = active.index(d or v.me)
+    features_others = [i for i in range(len(active)) if i != features_declarer]
     doublings = []
     declarer, adds_dobb, defenders = 0, False, []
     if sampler.doubled:
@@ -197,6 +212,7 @@ def build_core(sampler: DealSampler) -> _sampler.SamplerCore | None:
             draw_dobb=draw_dobb, dobb_size=DOBB_SIZE, test=bool(sampler.auction or sampler.doubled),
             bids=bids, bid_model=bid_model, plain_suits=list(bidding._PLAIN_SUITS), doublings=doublings,
             declarer=declarer, declarer_adds_dobb=adds_dobb, defenders=defenders, trumps=BB_TRUMPS,
+            features_declarer=features_declarer, features_others=features_others,
             trump_table=list(_TRUMP_TABLE), plain_tables=[list(t) for t in _PLAIN_TABLES],
             plain_table_of=list(_PLAIN_TABLE_BY_TRUMPS), trump_shift=CARDS_PER_SUIT * TRUMP,
             plain_shifts=[CARDS_PER_SUIT * s for s in PLAIN_SUITS],
