@@ -16,6 +16,14 @@ processes; anything else is a :class:`JobsError`.
 With ``jobs == 1`` no process is started: the tasks run in this process, one
 at a time, in item order.
 
+With ``threads=True`` the workers are threads of this process instead: each
+makes its own solver (a table of its own), and the search releases the GIL,
+so the solves run on separate cores with no process started and nothing
+pickled; only the Python around them (sampling, bookkeeping) takes turns.
+A thread cannot be stopped from outside, so leaving the ``with`` block waits
+for the tasks already running (the queued ones are cancelled); keep a
+thread pool's tasks short.
+
 Worker processes are forked.  Each ignores SIGINT (Ctrl-C is the parent's to
 handle), makes its solver once, and dies with the parent process: on Linux
 the kernel kills it the moment the parent is gone (killed by SIGTERM, SIGHUP
@@ -44,7 +52,7 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
@@ -183,6 +191,25 @@ def _in_worker(fn: Callable[..., R], *args: Any) -> R:
     return fn(*args)
 
 
+def _init_thread(tt_mb: int | None) -> None:
+    """Thread pool initializer: make this thread's solver once; a failure is kept for
+    this thread's tasks to raise (as :func:`_init_worker` does for a process)."""
+    _local.start_failure = None
+    try:
+        if tt_mb is not None:
+            worker_solver(tt_mb)
+    except Exception as e:
+        _local.start_failure = _start_error(e)
+
+
+def _in_thread(fn: Callable[..., R], *args: Any) -> R:
+    """Run a task in a worker thread: ``fn(*args)``, unless the thread could not start."""
+    failure = getattr(_local, "start_failure", None)
+    if failure is not None:
+        raise failure
+    return fn(*args)
+
+
 # --------------------------------------------------------------------------
 # in the parent
 
@@ -232,23 +259,25 @@ def _kill_executor(ex: ProcessPoolExecutor) -> None:
 
 
 class WorkerPool:
-    """``jobs`` worker processes (see :func:`resolve_jobs`), or this process when
-    ``jobs`` is 1; each worker (this process, then) makes a solver of ``tt_mb``
-    MiB at start (``tt_mb=None``: none, :func:`worker_solver` makes it when
-    first asked).
+    """``jobs`` worker processes (see :func:`resolve_jobs`) -- or threads, with
+    ``threads`` -- or this process when ``jobs`` is 1; each worker (this
+    process, then) makes a solver of ``tt_mb`` MiB at start (``tt_mb=None``:
+    none, :func:`worker_solver` makes it when first asked).
 
     Use it as a context manager.  ``interrupted`` is set when Ctrl-C stopped a
     :meth:`run`; ``in_flight`` tasks per worker are queued at a time.
     """
 
     def __init__(self, jobs: int | None = None, *, tt_mb: int | None = DEFAULT_TT_MB,
-                 in_flight: int = IN_FLIGHT) -> None:
+                 in_flight: int = IN_FLIGHT, threads: bool = False) -> None:
         self.jobs = resolve_jobs(jobs)
         self.tt_mb = tt_mb
         self.in_flight = max(1, in_flight)
+        #: the workers are threads of this process, not processes
+        self.threads = threads
         #: set by Ctrl-C during :meth:`run`: the run stopped, what it yielded stands
         self.interrupted = False
-        self._executor: ProcessPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._runs: list[Generator[Any, None, None]] = []
 
     @property
@@ -264,6 +293,9 @@ class WorkerPool:
                     worker_solver(self.tt_mb)
                 except (MemoryError, OSError) as e:
                     raise _start_error(e) from None
+        elif self._executor is None and self.threads:
+            self._executor = ThreadPoolExecutor(self.jobs, thread_name_prefix="dobbm-worker",
+                                                initializer=_init_thread, initargs=(self.tt_mb,))
         elif self._executor is None:
             self._executor = ProcessPoolExecutor(self.jobs, mp_context=_fork_context(),
                                                  initializer=_init_worker, initargs=(os.getpid(), self.tt_mb))
@@ -297,13 +329,17 @@ class WorkerPool:
         """Stop now: cancel the queued tasks, terminate and join the workers."""
         self._close_runs()
         ex, self._executor = self._executor, None
-        if ex is not None:
+        if isinstance(ex, ProcessPoolExecutor):
             _kill_executor(ex)
+        elif ex is not None:     # threads: the queued tasks cancelled, the running ones end
+            ex.shutdown(wait=True, cancel_futures=True)
 
     # -- single tasks ----------------------------------------------------------
     def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         if self._executor is None:
             raise RuntimeError("the worker pool is not running: use it in a with block")
+        if self.threads:
+            return self._executor.submit(_in_thread, fn, *args)
         try:
             with _sigint_blocked():   # a worker forked now must not take a Ctrl-C meant for us
                 return self._executor.submit(_in_worker, fn, *args)

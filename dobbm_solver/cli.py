@@ -51,8 +51,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: ``--jobs`` of every command that has it: one meaning (``_pool.resolve_jobs``), one text.
 JOBS_OPTION = click.option(
     "-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=None, metavar="N",
-    help=f"Worker processes on this machine, 1 to {MAX_JOBS}; 0 or not given: one per core; "
-         "1: work in this process.  The results do not depend on it.")
+    help=f"Workers on this machine (threads for bid, discard, double and play; processes for "
+         f"study), 1 to {MAX_JOBS}; 0 or not given: one per core; 1: work in this process.  "
+         "The results do not depend on it.")
 
 #: ``--deal`` of the commands that read one FILE.
 DEAL_OPTION = click.option("--deal", "deal_line", metavar="TEXT",

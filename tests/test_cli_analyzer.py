@@ -114,14 +114,14 @@ def test_ctrl_c_prints_partial_advice_and_exits_130():
          "--seed", "1", "--samples", "50000", "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # wait until some samples are solved (the workers are up), then interrupt;
-    # the run would take about a minute (2,000 samples now take ~2 s, which
-    # let the interrupt land after the work was done)
+    # wait until some samples are solved (the two worker threads are up), then
+    # interrupt; the run would take about half a minute
     deadline = time.time() + 20
-    while time.time() < deadline and len(children(p.pid)) < 2:
-        time.sleep(0.1)
+    while time.time() < deadline and len(list(Path(f"/proc/{p.pid}/task").glob("*"))) < 3:
+        time.sleep(0.05)
     time.sleep(1.0)
     kids = children(p.pid)
+    assert kids == [], "the advice commands' workers are threads: no process is started"
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 130, err

@@ -180,6 +180,65 @@ def test_nothing_runs_once_interrupted():
 
 
 # --------------------------------------------------------------------------
+# worker threads
+
+
+def _thread_and_solver(x: int) -> tuple[int, int, int, int]:
+    import threading
+    s = worker_solver()
+    return os.getpid(), threading.get_ident(), id(s), s.tt_mb
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_thread_workers_give_the_same_results_in_this_process(jobs):
+    before = set(children(os.getpid())) if Path("/proc").is_dir() else set()
+    with WorkerPool(jobs, tt_mb=None, threads=True) as pool:
+        got = list(pool.run(_square, range(40)))
+        assert pool.gather([pool.submit(_square, i) for i in range(5)]) == [(i, i * i) for i in range(5)]
+        if Path("/proc").is_dir():
+            assert set(children(os.getpid())) == before     # no process started
+    assert sorted(got) == [(i, (i, i * i)) for i in range(40)]
+
+
+def test_each_worker_thread_has_its_own_solver():
+    import threading
+    with WorkerPool(2, tt_mb=3, threads=True) as pool:
+        rows = [r for _, r in pool.run(_thread_and_solver, range(40))]
+    assert {pid for pid, _, _, _ in rows} == {os.getpid()}
+    threads = {t for _, t, _, _ in rows}
+    assert threading.get_ident() not in threads and 1 <= len(threads) <= 2
+    for t in threads:   # made once per thread, with the pool's table size
+        assert len({sid for _, tt, sid, _ in rows if tt == t}) == 1
+    assert len({sid for _, _, sid, _ in rows}) == len(threads)
+    assert {tt for _, _, _, tt in rows} == {3}
+
+
+def test_a_worker_thread_that_cannot_start_is_one_clear_error(monkeypatch):
+    monkeypatch.setattr(_pool, "Solver", _NoTable)
+    with pytest.raises(WorkerStartFailed, match="a worker could not start: MemoryError: cannot allocate a 4 MiB"):
+        with WorkerPool(2, tt_mb=4, threads=True) as pool:
+            list(pool.run(_square, range(10)))
+
+
+def test_leaving_a_thread_pool_by_an_exception_cancels_the_queued_tasks():
+    ran = []
+
+    def slow(x: int) -> int:
+        time.sleep(0.02)
+        ran.append(x)
+        return x
+
+    with pytest.raises(KeyError):
+        with WorkerPool(2, tt_mb=None, threads=True) as pool:
+            futures = [pool.submit(slow, i) for i in range(100)]
+            raise KeyError("leave")
+    n = len(ran)
+    assert n < 100 and all(f.done() for f in futures)   # the running ones ended, the rest cancelled
+    time.sleep(0.1)
+    assert len(ran) == n
+
+
+# --------------------------------------------------------------------------
 # failures
 
 

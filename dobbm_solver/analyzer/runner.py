@@ -3,8 +3,12 @@
 :class:`SampleRunner` runs work items ``(sample index, payload)``: each
 item's sample is drawn by the view's sampler and solved as
 :data:`dobbm_solver.analyzer.work.WORK` says.  The tasks a worker runs are
-:func:`solve_items` and :func:`draw_features`; the worker processes, their
-solvers, ``jobs``, Ctrl-C and a worker that dies are the pool's.
+:func:`solve_items` and :func:`draw_features`; the workers, their solvers,
+``jobs`` and Ctrl-C are the pool's.  The workers are threads of this process
+(the search and the compiled sampler release the GIL, so solves and cheap
+draws run on separate cores; no process is started and nothing pickled):
+on the example files this gave 1.3-1.9 times the samples a second of
+worker processes (``benchmarks/measure_sample_rate.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ _TWELVE = (1 << 12) - 1
 def prime_caches(view: View) -> None:
     """Build here, once per process, what each worker would otherwise build on its first
     task: the view's sampler (with its compiled core's self-check) and the lay-away
-    rules' tables.  Forked workers inherit them; the results do not change."""
+    rules' tables.  The worker threads share them (forked workers inherit them: the
+    analyzer's own pool is threads, but a caller may run these tasks on processes);
+    the results do not change."""
     sampler_for(view)
     calibrated_discard(_TWELVE)
     heuristic_discard(_TWELVE)
@@ -81,15 +87,16 @@ class SampleRunner:
     Results are keyed by sample index and merged, so they never depend on
     ``jobs``.  ``progress(done, total)`` counts solves.  Use it as a context
     manager.  ``interrupted`` is set once Ctrl-C stopped a :meth:`run`: the
-    work stops, what was solved stays.  A worker that dies raises
-    :class:`~dobbm_solver._pool.WorkerDied`.
+    work stops, what was solved stays (the workers end the chunk they are
+    solving).  A worker that cannot make its solver raises
+    :class:`~dobbm_solver._pool.WorkerStartFailed`.
     """
 
     def __init__(self, view: View, seed: int, jobs: int | None, progress: Progress | None,
                  tt_mb: int = DEFAULT_TT_MB) -> None:
         self.view = view
         self.seed = seed
-        self.pool = WorkerPool(jobs, tt_mb=tt_mb, in_flight=IN_FLIGHT)
+        self.pool = WorkerPool(jobs, tt_mb=tt_mb, in_flight=IN_FLIGHT, threads=True)
         self.jobs = self.pool.jobs
         self.progress = progress
         self.done = 0
