@@ -315,14 +315,15 @@ class WorkerPool:
 
     def shutdown(self) -> None:
         """Cancel the queued tasks, wait for the running ones, stop the workers
-        (a Ctrl-C meanwhile kills them)."""
+        (a Ctrl-C meanwhile kills worker processes; threads end their task)."""
         ex, self._executor = self._executor, None
         if ex is None:
             return
         try:
             ex.shutdown(wait=True, cancel_futures=True)
         except BaseException:
-            _kill_executor(ex)
+            if isinstance(ex, ProcessPoolExecutor):
+                _kill_executor(ex)
             raise
 
     def kill(self) -> None:
