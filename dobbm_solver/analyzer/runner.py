@@ -7,8 +7,8 @@ item's sample is drawn by the view's sampler and solved as
 ``jobs`` and Ctrl-C are the pool's.  The workers are threads of this process
 (the search and the compiled sampler release the GIL, so solves and cheap
 draws run on separate cores; no process is started and nothing pickled):
-on the example files this gave 1.3-1.9 times the samples a second of
-worker processes (``benchmarks/measure_sample_rate.py``).
+on the example files, two threads gave 1.1 (discard) to 1.9 (bid) times the
+samples a second of two worker processes.
 """
 
 from __future__ import annotations
