@@ -10,7 +10,7 @@ and why sampling stopped.  Targets on a 2-core machine: bid about 2 s,
 discard about 5 s (all lay-aways ranked), double about 2 s.
 
 ``DOBBM_BENCH_ANALYZER_ROUNDS`` (default 2) sets the timed rounds;
-``DOBBM_BENCH_JOBS`` the worker processes (default: all cores).
+``DOBBM_BENCH_JOBS`` the workers (threads; default: all cores).
 """
 
 from __future__ import annotations
