@@ -231,11 +231,19 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             # nodes it saves)
             return last_two(p, ctx.bonus)
         hi = upper_bound(ctx, p)
-        if hi <= alpha:
-            return hi
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
+        if hi <= alpha:
+            # the upper bound cuts: return the table's bound where it is
+            # tighter (a tighter fail-soft bound, so MTD(f) steps further:
+            # value nodes 1.79M -> 1.76M, the lay-away study's 46.6M ->
+            # 44.1M, fewer instructions; the same for the lower bound's
+            # cuts, which are 15 times as many, cost more than it saved)
+            v = hi
+            if tt_lookup(ctx, p, key, h, &lo, &hi) and hi < v:
+                return hi
+            return v
         if tt_lookup(ctx, p, key, h, &lo, &hi):
             if lo >= beta:
                 return lo
