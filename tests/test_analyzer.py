@@ -8,12 +8,13 @@ answer wins by a wide margin even on a few samples.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from helpers import cs
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, SEATS, bid_file, view_of
 
-from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, lay_away_classes
+from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, lay_away_classes, load_views
 from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, scan_forward
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError
@@ -148,6 +149,16 @@ def test_seed_reproduces_and_jobs_do_not_matter() -> None:
     c = analyze_bid(v, samples=6, seed=8, jobs=1)
     assert strip(c) != strip(a)
     assert a.seed == 7 and analyze_bid(v, samples=2, jobs=1).seed is not None
+
+
+def test_batches_started_ahead_change_nothing() -> None:
+    # on workers the next batch starts before the last one is judged: a batch
+    # not needed in the end must leave no trace in the advice
+    [v] = load_views(Path(__file__).resolve().parents[1] / "hands" / "double_retour.yaml", "double")
+    one = analyze_double(v, seed=3, jobs=1)
+    assert one.samples > 32 and one.info["stopped"] == "target"   # more than one batch
+    for jobs in (2, 3):
+        assert strip(analyze_double(v, seed=3, jobs=jobs)) == strip(one)
 
 
 def test_adaptive_sampling_reaches_the_target() -> None:

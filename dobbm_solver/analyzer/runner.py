@@ -196,14 +196,26 @@ class SampleRunner:
         """Solve samples ``0, 1, ...`` (one work item each): all ``fixed`` at once, else
         ``first`` and then batches of :data:`BATCH` until ``precise(solved)`` or ``cap``.
         Returns the samples solved (those with a result under ``key``) and why the run
-        stopped: ``samples``, ``target``, ``max_samples`` or ``interrupted``."""
+        stopped: ``samples``, ``target``, ``max_samples`` or ``interrupted``.  On workers
+        the next batch is started while the last is judged, so the workers do not wait
+        for the judgement (Retour at defaults: 105 -> 71-80 ms an analysis on two
+        threads); a batch not needed is cancelled, and its results, if any, are never
+        used."""
         n = fixed if fixed is not None else first
         cap = fixed if fixed is not None else cap
         start = 0
+        ahead: list[tuple[list[Item], Future]] = []
         while True:
             self.plan(n - start + (0 if fixed else BATCH))
-            self.run([(i, None) for i in range(start, n)], _one_solve)
+            if ahead:
+                self._take_ahead(ahead)
+            else:
+                self.run([(i, None) for i in range(start, n)], _one_solve)
             start = n
+            # on workers, the next batch starts before this one is judged (the
+            # judgement is this thread's; the workers need not wait for it): if it
+            # is not needed its results are never used, and those are unchanged
+            ahead = [] if fixed is not None or self.interrupted else self._start_ahead(n, min(cap, n + BATCH))
             idx = [i for i in range(n) if self.has(i, key)]
             if self.interrupted:
                 if not idx:
@@ -213,7 +225,29 @@ class SampleRunner:
                 return idx, "samples"
             n, why = next_batch(n, cap, precise(idx))
             if why:
+                for _, fut in ahead:
+                    fut.cancel()
                 return idx, why
+
+    def _start_ahead(self, start: int, end: int) -> list[tuple[list[Item], Future]]:
+        """Samples ``start .. end-1`` submitted to the workers now (none in process)."""
+        if self.pool.in_process or start >= end:
+            return []
+        task = partial(solve_items, self.view, self.seed)
+        return [(chunk, self.pool.submit(task, chunk))
+                for chunk in self._chunks([(i, None) for i in range(start, end)])]
+
+    def _take_ahead(self, ahead: list[tuple[list[Item], Future]]) -> None:
+        """Wait for the samples started ahead and merge them; Ctrl-C meanwhile stops the
+        run (what was solved stays)."""
+        for k, (chunk, fut) in enumerate(ahead):
+            try:
+                [rows] = self.pool.gather([fut])
+            except KeyboardInterrupt:     # the pool is marked interrupted
+                for _, rest in ahead[k + 1:]:
+                    rest.cancel()
+                return
+            self._take(rows, len(chunk))
 
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""
