@@ -159,6 +159,14 @@ def test_batches_started_ahead_change_nothing() -> None:
     assert one.samples > 32 and one.info["stopped"] == "target"   # more than one batch
     for jobs in (2, 3):
         assert strip(analyze_double(v, seed=3, jobs=jobs)) == strip(one)
+    # bid: an option dropped from the race after the first batch (Solo here) has
+    # results in the batch started ahead that must not count
+    [v] = load_views(Path(__file__).resolve().parents[1] / "hands" / "bid.yaml", "bid")
+    one = analyze_bid(v, seed=1, jobs=1)
+    counts = {o.option: o.samples for o in one.options}
+    assert counts["solo"] == 32 < counts["dobbm"]
+    for jobs in (2, 3):
+        assert strip(analyze_bid(v, seed=1, jobs=jobs)) == strip(one)
 
 
 def test_adaptive_sampling_reaches_the_target() -> None:

@@ -103,7 +103,13 @@ def _sample(runner: SampleRunner, run: _BidRun) -> None:
         for o in run.active:
             run.solved[o].extend(i for i in range(start, n) if runner.has(i, o))
         start = n
+        if fixed is None:
+            # the next batch, with the options still in the race, starts on the
+            # workers while this one is judged (an option dropped meanwhile just
+            # has results that are never used)
+            runner.start_ahead([(i, tuple(run.active)) for i in range(n, min(cap, n + BATCH))], len)
         if runner.interrupted:
+            runner.cancel_ahead()
             if not any(run.solved.values()):
                 raise KeyboardInterrupt
             run.stopped = "interrupted"
@@ -114,6 +120,7 @@ def _sample(runner: SampleRunner, run: _BidRun) -> None:
         _race(runner, run, ests, pays_by)
         n, why = next_batch(n, cap, _precise(run, ests))
         if why:
+            runner.cancel_ahead()
             run.stopped = why
             return
 

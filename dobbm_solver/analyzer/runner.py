@@ -107,6 +107,7 @@ class SampleRunner:
         self._cv_futures: list[Future] = []
         self._cv: ControlVariates | None = None
         self._cv_lost = False
+        self._ahead: list[tuple[list[Item], int, Future]] = []
 
     @property
     def interrupted(self) -> bool:
@@ -164,13 +165,55 @@ class SampleRunner:
     def run(self, items: Sequence[Item], cost: Callable[[Any], int]) -> None:
         """Solve the items; results merge into ``self.results[index]``.
 
-        ``cost(payload)``: the solves an item counts for progress.
+        ``cost(payload)``: the solves an item counts for progress.  Items started by
+        :meth:`start_ahead` are waited for, not solved again (their payloads must
+        cover these items': the results merge).
         """
+        if self.interrupted:
+            self.cancel_ahead()
+            return
+        taken = self._take_ahead()
+        items = [it for it in items if it[0] not in taken]
         if not items or self.interrupted:
             return
         task = partial(solve_items, self.view, self.seed)
         for chunk, rows in self.pool.run(task, self._chunks(items)):
             self._take(rows, sum(cost(p) for _, p in chunk))
+
+    def start_ahead(self, items: Sequence[Item], cost: Callable[[Any], int]) -> None:
+        """Start solving ``items`` on the workers now, before the caller decides whether it
+        needs them (the workers need not wait for that decision): the next :meth:`run`
+        takes them, :meth:`cancel_ahead` drops them.  In process nothing starts.  Results
+        not taken are never used, so the advice does not change."""
+        self.cancel_ahead()
+        if self.pool.in_process or self.interrupted or not items:
+            return
+        task = partial(solve_items, self.view, self.seed)
+        self._ahead = [(chunk, sum(cost(p) for _, p in chunk), self.pool.submit(task, chunk))
+                       for chunk in self._chunks(items)]
+
+    def cancel_ahead(self) -> None:
+        """Drop the items started ahead: the queued ones never run, the results of the
+        others are not used."""
+        ahead, self._ahead = self._ahead, []
+        for _, _, fut in ahead:
+            fut.cancel()
+
+    def _take_ahead(self) -> set[int]:
+        """Wait for the items started ahead and merge them (Ctrl-C meanwhile stops the
+        run: what was solved stays); the indices taken."""
+        ahead, self._ahead = self._ahead, []
+        taken: set[int] = set()
+        for k, (chunk, spent, fut) in enumerate(ahead):
+            try:
+                [rows] = self.pool.gather([fut])
+            except KeyboardInterrupt:     # the pool is marked interrupted
+                for _, _, rest in ahead[k + 1:]:
+                    rest.cancel()
+                break
+            self._take(rows, spent)
+            taken.update(index for index, _ in chunk)
+        return taken
 
     def _chunks(self, items: Sequence[Item]) -> list[list[Item]]:
         # in process: one item at a time (steady progress, Ctrl-C stops between items);
@@ -204,20 +247,15 @@ class SampleRunner:
         n = fixed if fixed is not None else first
         cap = fixed if fixed is not None else cap
         start = 0
-        ahead: list[tuple[list[Item], Future]] = []
         while True:
             self.plan(n - start + (0 if fixed else BATCH))
-            if ahead:
-                self._take_ahead(ahead)
-            else:
-                self.run([(i, None) for i in range(start, n)], _one_solve)
+            self.run([(i, None) for i in range(start, n)], _one_solve)
             start = n
-            # on workers, the next batch starts before this one is judged (the
-            # judgement is this thread's; the workers need not wait for it): if it
-            # is not needed its results are never used, and those are unchanged
-            ahead = [] if fixed is not None or self.interrupted else self._start_ahead(n, min(cap, n + BATCH))
+            if fixed is None:
+                self.start_ahead([(i, None) for i in range(n, min(cap, n + BATCH))], _one_solve)
             idx = [i for i in range(n) if self.has(i, key)]
             if self.interrupted:
+                self.cancel_ahead()
                 if not idx:
                     raise KeyboardInterrupt
                 return idx, "interrupted"
@@ -225,29 +263,8 @@ class SampleRunner:
                 return idx, "samples"
             n, why = next_batch(n, cap, precise(idx))
             if why:
-                for _, fut in ahead:
-                    fut.cancel()
+                self.cancel_ahead()
                 return idx, why
-
-    def _start_ahead(self, start: int, end: int) -> list[tuple[list[Item], Future]]:
-        """Samples ``start .. end-1`` submitted to the workers now (none in process)."""
-        if self.pool.in_process or start >= end:
-            return []
-        task = partial(solve_items, self.view, self.seed)
-        return [(chunk, self.pool.submit(task, chunk))
-                for chunk in self._chunks([(i, None) for i in range(start, end)])]
-
-    def _take_ahead(self, ahead: list[tuple[list[Item], Future]]) -> None:
-        """Wait for the samples started ahead and merge them; Ctrl-C meanwhile stops the
-        run (what was solved stays)."""
-        for k, (chunk, fut) in enumerate(ahead):
-            try:
-                [rows] = self.pool.gather([fut])
-            except KeyboardInterrupt:     # the pool is marked interrupted
-                for _, rest in ahead[k + 1:]:
-                    rest.cancel()
-                return
-            self._take(rows, len(chunk))
 
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""
