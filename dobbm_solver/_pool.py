@@ -340,7 +340,12 @@ class WorkerPool:
         if self._executor is None:
             raise RuntimeError("the worker pool is not running: use it in a with block")
         if self.threads:
-            return self._executor.submit(_in_thread, fn, *args)
+            try:
+                return self._executor.submit(_in_thread, fn, *args)
+            except RuntimeError as e:      # the thread itself could not start (no memory for its stack)
+                if "start new thread" not in str(e):
+                    raise
+                raise WorkerStartFailed(f"could not start a worker thread: {e}") from None
         try:
             with _sigint_blocked():   # a worker forked now must not take a Ctrl-C meant for us
                 return self._executor.submit(_in_worker, fn, *args)

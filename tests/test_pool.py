@@ -220,6 +220,18 @@ def test_a_worker_thread_that_cannot_start_is_one_clear_error(monkeypatch):
             list(pool.run(_square, range(10)))
 
 
+def test_a_worker_thread_the_system_cannot_start_is_one_clear_error(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def no_thread(self) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(ThreadPoolExecutor, "_adjust_thread_count", no_thread)
+    with pytest.raises(WorkerStartFailed, match="could not start a worker thread: can't start new thread"):
+        with WorkerPool(2, tt_mb=None, threads=True) as pool:
+            list(pool.run(_square, range(4)))
+
+
 def test_leaving_a_thread_pool_by_an_exception_cancels_the_queued_tasks():
     ran = []
 
