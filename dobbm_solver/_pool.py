@@ -114,6 +114,8 @@ def resolve_jobs(jobs: int | None) -> int:
 # --------------------------------------------------------------------------
 # inside a worker
 
+#: A worker's own: its solver, and why it could not start (set by its initializer,
+#: raised by its every task).
 _local = threading.local()
 
 
@@ -135,8 +137,6 @@ def worker_solver(tt_mb: int | None = None) -> Solver:
 #: 0: none, the watchdog alone ends it.
 PARENT_DEATH_SIGNAL = int(signal.SIGKILL)
 _PR_SET_PDEATHSIG = 1
-#: Why this worker could not start (set by its initializer), raised by its every task.
-_start_failure: BaseException | None = None
 
 
 def _watch_parent(parent: int) -> None:
@@ -169,31 +169,23 @@ def _start_error(e: BaseException) -> BaseException:
 
 
 def _init_worker(parent: int, tt_mb: int | None) -> None:
-    """Pool initializer: ignore Ctrl-C (the parent decides), die with the parent,
-    make the solver once.  A failure is kept for the tasks to raise (an
-    initializer that raises prints a traceback and breaks the pool)."""
-    global _start_failure
+    """Process pool initializer: ignore Ctrl-C (the parent decides), die with the
+    parent, then as :func:`_init_thread`."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         if hasattr(signal, "pthread_sigmask"):   # held back across the fork, see _sigint_blocked
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         _die_with_parent(parent)
-        if tt_mb is not None:
-            worker_solver(tt_mb)
     except Exception as e:
-        _start_failure = _start_error(e)
-
-
-def _in_worker(fn: Callable[..., R], *args: Any) -> R:
-    """Run a task in a worker: ``fn(*args)``, unless the worker could not start."""
-    if _start_failure is not None:
-        raise _start_failure
-    return fn(*args)
+        _local.start_failure = _start_error(e)
+        return
+    _init_thread(tt_mb)
 
 
 def _init_thread(tt_mb: int | None) -> None:
-    """Thread pool initializer: make this thread's solver once; a failure is kept for
-    this thread's tasks to raise (as :func:`_init_worker` does for a process)."""
+    """Pool initializer of a worker (a thread, or a process's one thread): make the
+    solver once.  A failure is kept for the worker's tasks to raise (an initializer
+    that raises prints a traceback and breaks the pool)."""
     _local.start_failure = None
     try:
         if tt_mb is not None:
@@ -202,8 +194,8 @@ def _init_thread(tt_mb: int | None) -> None:
         _local.start_failure = _start_error(e)
 
 
-def _in_thread(fn: Callable[..., R], *args: Any) -> R:
-    """Run a task in a worker thread: ``fn(*args)``, unless the thread could not start."""
+def _in_worker(fn: Callable[..., R], *args: Any) -> R:
+    """Run a task in a worker: ``fn(*args)``, unless the worker could not start."""
     failure = getattr(_local, "start_failure", None)
     if failure is not None:
         raise failure
@@ -341,7 +333,7 @@ class WorkerPool:
             raise RuntimeError("the worker pool is not running: use it in a with block")
         if self.threads:
             try:
-                return self._executor.submit(_in_thread, fn, *args)
+                return self._executor.submit(_in_worker, fn, *args)
             except RuntimeError as e:      # the thread itself could not start (no memory for its stack)
                 if "start new thread" not in str(e):
                     raise

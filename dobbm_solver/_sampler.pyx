@@ -223,6 +223,10 @@ cdef Py_ssize_t key_words(const unsigned char* text, Py_ssize_t n, uint32_t* key
     return words
 
 
+#: The error of a draw with too few cards to draw a Dobb from (``random.sample``'s).
+DRAW_FAILED = "Sample larger than population or is negative"
+
+
 cdef class MersenneTwister:
     """CPython's ``random.Random`` generator: ``MersenneTwister(key)`` is in the state of
     ``random.Random(n)`` where ``key`` is ``abs(n)`` as little-endian bytes, a whole number of
@@ -304,7 +308,7 @@ cdef class MersenneTwister:
         if n > MAX_CARDS:
             raise ValueError("too many items")
         if not 0 <= k <= n:
-            raise ValueError("Sample larger than population or is negative")
+            raise ValueError(DRAW_FAILED)
         for i in range(n):
             pop[i] = population[i]
         mt_sample(&self.g, pop, n, k, sample_setsize(k), res)
@@ -322,10 +326,6 @@ cdef inline double sm_logistic(double x) noexcept nogil:
         return 1.0 / (1.0 + exp(-x))
     e = exp(x)
     return e / (1.0 + e)
-
-
-#: The error of a draw with too few cards to draw a Dobb from (``random.sample``'s).
-DRAW_FAILED = "Sample larger than population or is negative"
 
 
 cdef struct Option:
@@ -497,24 +497,14 @@ cdef class SamplerCore:
         for i, (seat, kind, threshold, solo_threshold, solo_spread, lapse_term) in enumerate(bids):
             if not 0 <= kind <= K_SOLO:
                 raise ValueError("unknown kind of bid")
-            self.bids[i].seat = seat
-            self.bids[i].kind = kind
-            self.bids[i].dobbm_threshold = threshold
-            self.bids[i].solo_threshold = solo_threshold
-            self.bids[i].solo_spread = solo_spread
-            self.bids[i].lapse_term = lapse_term
+            self.bids[i] = Bid(seat, kind, threshold, solo_threshold, solo_spread, lapse_term)
         (self.bid_keep, self.spread, self.high_weight, self.points_weight, self.high_trumps,
          self.sau_weight, self.void_weight, self.plain_saus) = bid_model
         for i in range(3):
             self.plain_suits[i] = plain_suits[i]
         self.n_doublings = len(doublings)
         for i, (a, b, c, keep, lapse_term, declarer_side) in enumerate(doublings):
-            self.doublings[i].a = a
-            self.doublings[i].b = b
-            self.doublings[i].c = c
-            self.doublings[i].keep = keep
-            self.doublings[i].lapse_term = lapse_term
-            self.doublings[i].declarer_side = declarer_side
+            self.doublings[i] = Doubling(a, b, c, keep, lapse_term, declarer_side)
         self.declarer = declarer
         self.declarer_adds_dobb = declarer_adds_dobb
         self.n_defenders = len(defenders)
@@ -622,15 +612,21 @@ cdef class SamplerCore:
             p *= self.doubling_likelihood(dealt, dobb)
         return p > u
 
-    def acceptance(self, list dealt, uint64_t dobb) -> float:
-        """The product ``accepts`` compares with the uniform draw, in full (for tests)."""
-        cdef uint64_t d[MAX_SEATS]
-        cdef double p = 1.0
+    cdef int seats_of(self, list dealt, uint64_t* d) except -1:
+        """Each seat's cards of the list ``dealt`` into ``d`` (for the methods for tests)."""
         cdef int i
         if len(dealt) != self.n_seats:
             raise ValueError("one card set per seat")
         for i in range(self.n_seats):
             d[i] = dealt[i]
+        return 0
+
+    def acceptance(self, list dealt, uint64_t dobb) -> float:
+        """The product ``accepts`` compares with the uniform draw, in full (for tests)."""
+        cdef uint64_t d[MAX_SEATS]
+        cdef double p = 1.0
+        cdef int i
+        self.seats_of(dealt, d)
         for i in range(self.n_bids):
             p *= self.bid_likelihood(&self.bids[i], d[self.bids[i].seat])
         if self.n_doublings:
@@ -681,10 +677,7 @@ cdef class SamplerCore:
         cdef uint64_t d[MAX_SEATS]
         cdef double f[8]
         cdef int i
-        if len(dealt) != self.n_seats:
-            raise ValueError("one card set per seat")
-        for i in range(self.n_seats):
-            d[i] = dealt[i]
+        self.seats_of(dealt, d)
         self.features(d, dobb, f)
         return tuple(f[i] for i in range(8))
 

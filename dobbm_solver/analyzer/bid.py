@@ -108,8 +108,7 @@ def _sample(runner: SampleRunner, run: _BidRun) -> None:
             # workers while this one is judged (an option dropped meanwhile just
             # has results that are never used)
             runner.start_ahead([(i, tuple(run.active)) for i in range(n, min(cap, n + BATCH))], len)
-        if runner.interrupted:
-            runner.cancel_ahead()
+        if runner.interrupted:      # (nothing was started ahead then)
             if not any(run.solved.values()):
                 raise KeyboardInterrupt
             run.stopped = "interrupted"

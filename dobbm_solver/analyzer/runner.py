@@ -254,8 +254,7 @@ class SampleRunner:
             if fixed is None:
                 self.start_ahead([(i, None) for i in range(n, min(cap, n + BATCH))], _one_solve)
             idx = [i for i in range(n) if self.has(i, key)]
-            if self.interrupted:
-                self.cancel_ahead()
+            if self.interrupted:      # (nothing was started ahead then)
                 if not idx:
                     raise KeyboardInterrupt
                 return idx, "interrupted"

@@ -61,21 +61,24 @@ def pure_requested() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
-def seed_key(text: str) -> bytes:
-    """The key ``random.Random(text)`` seeds its generator with (``random.Random.seed``,
-    version 2: the text and its SHA-512 as a big-endian integer), as the little-endian
-    32-bit words CPython hands ``init_by_array``."""
+def _seed_material(text: str) -> bytes:
+    """The bytes whose big-endian integer ``random.Random(text)`` seeds its generator with
+    (``random.Random.seed``, version 2: the text, then its SHA-512)."""
     a = text.encode()
-    n = int.from_bytes(a + hashlib.sha512(a).digest(), "big")
+    return a + hashlib.sha512(a).digest()
+
+
+def seed_key(text: str) -> bytes:
+    """The key ``random.Random(text)`` seeds its generator with (:func:`_seed_material`), as
+    the little-endian 32-bit words CPython hands ``init_by_array``."""
+    n = int.from_bytes(_seed_material(text), "big")
     return n.to_bytes((max(n.bit_length(), 1) + 31) // 32 * 4, "little")
 
 
 def seed_bytes(prefix: str, indices: Iterable[int]) -> list[bytes]:
-    """For each index, the bytes whose big-endian integer ``random.Random(f"{prefix}{index}")``
-    seeds its generator with (as :func:`seed_key`: the text, then its SHA-512), as
-    ``_sampler.SamplerCore.features_batch`` takes them."""
-    sha512 = hashlib.sha512
-    return [a + sha512(a).digest() for a in [f"{prefix}{i}".encode() for i in indices]]
+    """For each index, the seed bytes of ``random.Random(f"{prefix}{index}")``
+    (:func:`_seed_material`), as ``_sampler.SamplerCore.features_batch`` takes them."""
+    return [_seed_material(f"{prefix}{i}") for i in indices]
 
 
 def generator(text: str) -> _sampler.MersenneTwister:
