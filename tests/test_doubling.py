@@ -75,6 +75,10 @@ def test_sequence_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     # two answers: the Retour and the Retour back
     assert doubling.sequence_payment(pay, 1, 1.0, 1.0) == (8.0, 3.0) and doubling.SEQUENCE_ANSWERS == 2
     assert doubling.sequence_payment(pay, MAX_DOUBLINGS - 1, 1.0, 1.0) == (pay[-1], MAX_DOUBLINGS)
+    # the chance of an answer: none at the cap, where the sequence stops
+    assert doubling.answer_chance(MAX_DOUBLINGS - 1, 0.4) == 0.4
+    assert doubling.answer_chance(MAX_DOUBLINGS, 0.4) == 0.0
+    assert doubling.sequence_payment(pay, MAX_DOUBLINGS, 1.0, 1.0) == (pay[-1], MAX_DOUBLINGS)
 
 
 def test_double_is_the_mean_of_the_sequence_over_the_samples() -> None:

@@ -7,7 +7,7 @@ import time
 from ..deal import MAX_DOUBLINGS
 from .advice import OPTION_ORDER, Advice, OptionEstimate, rounded
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .doubling import DECLARER, DEFENDER, sequence_payment
+from .doubling import DECLARER, DEFENDER, answer_chance, sequence_payment
 from .estimate import (
     CV_MIN_SAMPLES,
     MAX_SAMPLES,
@@ -84,8 +84,7 @@ def _doubling_value(view: View, result: dict) -> tuple[float, float, float]:
     answers = result["answers"]
     pay = [float(payment(result["points"], view.contract, k, mine == DECLARER)) for k in range(MAX_DOUBLINGS + 1)]
     value, doublings = sequence_payment(pay, view.doublings + 1, answers[other], answers[mine])
-    answer = answers[other] if view.doublings + 1 < MAX_DOUBLINGS else 0.0
-    return value, answer, doublings
+    return value, answer_chance(view.doublings + 1, answers[other]), doublings
 
 
 def _sample(runner: SampleRunner, view: View, fixed: int | None, target: float

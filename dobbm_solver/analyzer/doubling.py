@@ -43,7 +43,7 @@ from .bidding import logistic
 
 __all__ = ["DEFENDER", "DECLARER", "SCHWACHER", "RETOUR", "RETOUR_BACK",
            "DOUBLING_MODEL", "DOUBLING_LAPSE", "DOUBLING_BASE_RATE",
-           "player_doubles", "side_doubles", "answer_probabilities", "sequence_payment",
+           "player_doubles", "side_doubles", "answer_probabilities", "answer_chance", "sequence_payment",
            "doubling_likelihood", "declarer_cards", "situation_of", "SEQUENCE_ANSWERS"]
 
 #: the sides, as keys of :func:`answer_probabilities`
@@ -128,6 +128,13 @@ def answer_probabilities(contract: str, declarer: CardSet, defenders: Sequence[C
 #: with the model's chances unchanged, which ignore what the doublings in between tell;
 #: with both sides' chances high the value then grows with every step up to the cap.
 SEQUENCE_ANSWERS = 2
+
+
+def answer_chance(level: int, answer: float) -> float:
+    """The chance that doubling number ``level`` is answered, the other side answering
+    with chance ``answer``: none once it reaches
+    :data:`~dobbm_solver.deal.MAX_DOUBLINGS` (the cap :func:`sequence_payment` keeps)."""
+    return answer if level < MAX_DOUBLINGS else 0.0
 
 
 def sequence_payment(pay: Sequence[float], level: int, answer: float, answer_back: float
