@@ -3,6 +3,17 @@
 #
 # The transposition table: keys by relative ranks, twins' point shifts, bounds as
 # stored, probe, store and growth.
+#
+# Measured and not kept: entries that forget which hands hold a plain suit's
+# zero cards (the 6 7 8 9) where the result did not depend on their order --
+# partition search for the cards that count nothing.  The search returned, with
+# each value, the plain suits whose zero cards' order it relied on (a zero card
+# winning a trick over another, bounds and prunings that compared them), and
+# such entries were probed and stored beside the exact ones, twins included.
+# All values stayed right, but value nodes on the benchmark deals fell only
+# 1.76M -> 1.73M (-1.7%; every card's -1.3%) for 11% more instructions.  Even
+# with that tracking switched off (unsound) the gain was 6.7%: most zero-card
+# orders do decide a trick somewhere below.
 
 
 cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
