@@ -106,7 +106,7 @@ except ImportError as exc:  # pragma: no cover - a broken install, not a code pa
 __all__ = [
     "TRUMP_VALUE", "SOLO_THRESHOLD", "DEFAULT_SEATS",
     "hand_strength", "fast_hand_strength", "legal_discards", "top_cards", "discard_score",
-    "fast_discard_scores", "heuristic_discard",
+    "fast_discard_scores", "heuristic_discard", "build_discard_tables",
     "deal_cards", "random_deal",
 ]
 
@@ -353,6 +353,12 @@ def lay_away_tables(card_term: Callable[[Card, bool], float], suit_term: Callabl
 def _tenths_tables() -> Tables:
     """:func:`fast_discard_scores`' terms, built on first use."""
     return lay_away_tables(_card_tenths, _kept_suit_tenths, _void_tenths)
+
+
+def build_discard_tables() -> None:
+    """Build now what :func:`heuristic_discard` and :func:`fast_discard_scores` build on
+    first use (kept for the process: threads share it, forked workers inherit it)."""
+    _tenths_tables()
 
 
 # --- hand_strength, fast: the analyzer's sampler rates thousands of hands ----

@@ -9,7 +9,7 @@ import pytest
 from views import bid_file, view_of
 
 from dobbm_solver import heuristics as h
-from dobbm_solver.analyzer import analyze_bid, make_view, sample_deals, work
+from dobbm_solver.analyzer import analyze_bid, lay_away_rule, make_view, sample_deals, work
 from dobbm_solver.analyzer.lay_away_rule import (
     FEATURES,
     WEIGHTS,
@@ -17,7 +17,7 @@ from dobbm_solver.analyzer.lay_away_rule import (
     lay_away_features,
     lay_away_score,
 )
-from dobbm_solver.cards import set_names
+from dobbm_solver.cards import DOBB_SIZE, popcount, set_names
 from dobbm_solver.errors import DobbmError
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.heuristics import hand_strength, heuristic_discard, legal_discards
@@ -166,3 +166,19 @@ def test_bid_with_the_rule_does_not_depend_on_jobs() -> None:
     b = analyze_bid(v, samples=10, seed=11, jobs=2)
     assert a.options == b.options and a.recommendation == b.recommendation
     assert (a.margin, a.margin_stderr) == (b.margin, b.margin_stderr)
+
+
+def test_build_tables_builds_what_the_first_call_would() -> None:
+    """The analyzer builds the rule's tables before its workers start (runner.prime_caches)."""
+    lay_away_rule._tables.cache_clear()
+    lay_away_rule.build_tables()
+    assert lay_away_rule._tables.cache_info().currsize == 1
+    laid = calibrated_discard((1 << 12) - 1)
+    info = lay_away_rule._tables.cache_info()
+    assert info.hits == 1 and info.currsize == 1 and popcount(laid) == DOBB_SIZE
+    # the heuristic rule's tables likewise
+    h._tenths_tables.cache_clear()
+    h.build_discard_tables()
+    assert h._tenths_tables.cache_info().currsize == 1
+    h.heuristic_discard((1 << 12) - 1)
+    assert h._tenths_tables.cache_info().hits == 1

@@ -51,7 +51,8 @@ from ..heuristics import PLAIN_SUITS, lay_away_tables, top_cards
 if TYPE_CHECKING:
     from .._lay_away import Tables
 
-__all__ = ["FEATURES", "WEIGHTS", "lay_away_features", "lay_away_score", "calibrated_discard"]
+__all__ = ["FEATURES", "WEIGHTS", "lay_away_features", "lay_away_score", "calibrated_discard",
+           "build_tables"]
 
 #: The features of a lay-away ``d`` of ``hand12`` (kept: ``hand12 - d``; a plain
 #: card is *top* if it is in the unbroken run from the Sau down, see
@@ -167,6 +168,12 @@ def calibrated_discard(hand12: CardSet, weights: tuple[float, ...] = WEIGHTS) ->
     if popcount(hand12) != HAND_SIZE + DOBB_SIZE:
         raise DobbmError(f"need {HAND_SIZE + DOBB_SIZE} cards, not {popcount(hand12)}")
     return _tables(tuple(weights)).first_best(hand12, 0, 0, _TIE)
+
+
+def build_tables(weights: tuple[float, ...] = WEIGHTS) -> None:
+    """Build now what :func:`calibrated_discard` builds on first use for ``weights``
+    (kept for the process: threads share it, forked workers inherit it)."""
+    _tables(tuple(weights))
 
 
 #: :func:`calibrated_discard`: a later lay-away beats the best so far by more than this

@@ -18,10 +18,10 @@ from functools import partial
 from typing import Any, Callable, Iterable, Sequence
 
 from .._pool import WorkerPool, worker_solver
-from ..heuristics import heuristic_discard
+from ..heuristics import build_discard_tables
 from ..solver import DEFAULT_TT_MB
 from .estimate import BATCH, CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features, next_batch
-from .lay_away_rule import calibrated_discard
+from .lay_away_rule import build_tables
 from .sampling import sampler_for
 from .view import View
 from .work import WORK
@@ -37,10 +37,6 @@ Item = tuple[int, Any]
 Row = tuple[int, dict, tuple[float, ...]]
 
 
-#: Any 12 cards (the first 12 of the deck), to build the lay-away rules' tables with.
-_TWELVE = (1 << 12) - 1
-
-
 def prime_caches(view: View) -> None:
     """Build here, once per process, what each worker would otherwise build on its first
     task: the view's sampler (with its compiled core's self-check) and the lay-away
@@ -48,8 +44,8 @@ def prime_caches(view: View) -> None:
     analyzer's own pool is threads, but a caller may run these tasks on processes);
     the results do not change."""
     sampler_for(view)
-    calibrated_discard(_TWELVE)
-    heuristic_discard(_TWELVE)
+    build_tables()
+    build_discard_tables()
 
 
 def solve_items(view: View, seed: int, items: Sequence[Item]) -> list[Row]:
