@@ -1,0 +1,160 @@
+"""Time two builds of the search core side by side, in one process: a change's speed on a noisy machine.
+
+On a shared machine whose speed moves by tens of per cent within the hour,
+two timing runs one after the other cannot show a change of a few per cent.
+This builds the search core (``dobbm_solver/_search*.pyx``, ``.pxi``, ``.pxd``)
+of two revisions as two modules of their own, loads both into this process
+and solves every deal with each, alternating which goes first deal by deal
+and round by round, so that a change of load hits both alike.  Every deal
+must get the same results from both (the search is exact), and the node
+counts are shown (equal when the change is to the cost per node only).
+Run from the repository root:
+
+    python benchmarks/ab_core.py HEAD .                  # the last commit against the working tree
+    python benchmarks/ab_core.py HEAD~1 HEAD --mode cards --rounds 9
+
+A revision is anything ``git show`` takes, or ``.`` for the files as they are
+now.  Each deal's time is its median over the rounds (after a warm-up round);
+the report gives each build's median and total over the deals, and B's time
+over A's by median, in total and as the median of the per-deal ratios.  The
+builds use the compiler flags and directives of ``setup.py``'s release build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))   # this tree's package (the deals' loader), not whichever one is installed
+
+from dobbm_solver.handfile import load_hand_file  # noqa: E402
+from dobbm_solver.solver import Solver  # noqa: E402
+
+CORE = re.compile(r"^dobbm_solver/_search[^/]*\.(pyx|pxi|pxd)$")
+BUILD = """\
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+setup(ext_modules=cythonize(
+    [Extension({name!r}, [{name!r} + ".pyx"], extra_compile_args=["-O3"])],
+    compiler_directives={{"language_level": 3, "boundscheck": False, "wraparound": False,
+                         "cdivision": True, "initializedcheck": False}}, quiet=True))
+"""
+
+
+def core_files(rev: str) -> dict[str, str]:
+    """The search core's files of ``rev`` (``.``: the working tree), by file name."""
+    if rev == ".":
+        return {p.name: p.read_text(encoding="utf-8")
+                for p in sorted((ROOT / "dobbm_solver").glob("_search*"))
+                if CORE.match(f"dobbm_solver/{p.name}")}
+    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "dobbm_solver/"], cwd=ROOT,
+                           check=True, capture_output=True, text=True).stdout.split()
+    return {Path(n).name: subprocess.run(["git", "show", f"{rev}:{n}"], cwd=ROOT, check=True,
+                                         capture_output=True, text=True).stdout
+            for n in names if CORE.match(n)}
+
+
+def build(rev: str, name: str, where: Path) -> Any:
+    """Compile ``rev``'s core as the module ``name`` in ``where``; return the module."""
+    files = core_files(rev)
+    if "_search.pyx" not in files:
+        raise SystemExit(f"ab_core: {rev}: no dobbm_solver/_search.pyx")
+    folder = where / name
+    folder.mkdir()
+    for fname, text in files.items():
+        # the module and its declarations take the new name; the included .pxi keep theirs
+        target = f"{name}{fname[len('_search'):]}" if fname in ("_search.pyx", "_search.pxd") else fname
+        (folder / target).write_text(text, encoding="utf-8")
+    (folder / "setup.py").write_text(BUILD.format(name=name), encoding="utf-8")
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"ab_core: {rev}: the build failed:\n{done.stderr[-2000:]}")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(name)
+
+
+class _Capture:
+    """Stands in for a core: keeps the arguments the solver would set its root with."""
+
+    args: tuple
+
+    def set_position(self, *args: Any) -> None:
+        self.args = args
+
+
+def roots(deals_file: Path) -> list[tuple]:
+    """The core's root of every deal of the file, as :class:`~dobbm_solver.solver.Solver` sets it."""
+    solver = Solver(1)
+    out = []
+    for deal in load_hand_file(deals_file):
+        cap = _Capture()
+        solver._load(deal, core=cap)    # type: ignore[arg-type]
+        out.append(cap.args)
+    return out
+
+
+def compare(mods: list[Any], args: list[tuple], rounds: int, mode: str) -> dict[str, Any]:
+    """Solve every root with each module's core, alternating; the figures of each and B over A."""
+    cores = [m.Core(64) for m in mods]
+    times: list[list[list[float]]] = [[[] for _ in args] for _ in cores]
+    nodes = [0, 0]
+    for rnd in range(rounds + 1):       # round 0 warms up
+        for i, arg in enumerate(args):
+            got = []
+            for k in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
+                cores[k].set_position(*arg)
+                t0 = time.perf_counter()
+                result = cores[k].value() if mode == "value" else cores[k].card_values()
+                t = time.perf_counter() - t0
+                got.append(result)
+                if rnd:
+                    times[k][i].append(t)
+                if rnd == 1:
+                    nodes[k] += cores[k].nodes
+            if got[0] != got[1]:
+                raise SystemExit(f"ab_core: deal {i}: the builds disagree: {got[0]} / {got[1]}")
+    per = [[statistics.median(t) for t in times[k]] for k in range(2)]
+    med = [statistics.median(p) for p in per]
+    tot = [sum(p) for p in per]
+    return {"deals": len(args), "rounds": rounds, "mode": mode,
+            "a_ms_median": round(1000 * med[0], 4), "b_ms_median": round(1000 * med[1], 4),
+            "a_s_total": round(tot[0], 4), "b_s_total": round(tot[1], 4),
+            "a_nodes": nodes[0], "b_nodes": nodes[1],
+            "ratio_by_median": round(med[1] / med[0], 3), "ratio_in_total": round(tot[1] / tot[0], 3),
+            "ratio_per_deal_median": round(statistics.median(b / a for a, b in zip(*per)), 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", help="the revision to compare against (git, or . for the working tree)")
+    ap.add_argument("b", help="the revision whose time is given over A's")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--mode", choices=("value", "cards"), default="value",
+                    help="the value alone, or every legal card's value")
+    ap.add_argument("--deals", type=Path, default=ROOT / "hands" / "benchmark.yaml")
+    opts = ap.parse_args(argv)
+    if opts.rounds < 1:
+        ap.error("--rounds must be at least 1")
+    args = roots(opts.deals)
+    with tempfile.TemporaryDirectory(prefix="ab_core_") as tmp:
+        mods = [build(opts.a, "_search_ab_a", Path(tmp)), build(opts.b, "_search_ab_b", Path(tmp))]
+        r = compare(mods, args, opts.rounds, opts.mode)
+    print(f"A {opts.a}: median {r['a_ms_median']} ms, total {r['a_s_total']} s, {r['a_nodes']} nodes")
+    print(f"B {opts.b}: median {r['b_ms_median']} ms, total {r['b_s_total']} s, {r['b_nodes']} nodes")
+    print(f"B/A over {r['deals']} deals, {r['rounds']} rounds ({r['mode']}): by median {r['ratio_by_median']}, "
+          f"in total {r['ratio_in_total']}, per deal (median) {r['ratio_per_deal_median']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
