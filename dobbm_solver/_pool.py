@@ -229,12 +229,21 @@ def _fork_context() -> Any:
 
 
 def _kill_executor(ex: ProcessPoolExecutor) -> None:
-    """Stop a process pool now: cancel what is queued, terminate and join the workers."""
+    """Stop a process pool now: cancel what is queued, terminate and join the workers,
+    and the pool's manager thread.
+
+    The manager thread, seeing its workers gone, closes its wake-up pipe; the first
+    ``shutdown`` forgets the thread, so the second one no longer joins it.  Left
+    running, it raced with the interpreter's exit, which wakes every pool's manager
+    through that pipe (on Python 3.11 with no lock against the close): about one
+    exit in fifty printed ``OSError: [Errno 9] Bad file descriptor`` with a
+    traceback, after a Ctrl-C of ``study``.  So it is joined here."""
     terminate = getattr(ex, "terminate_workers", None)   # Python 3.14+
     if terminate is not None:
         terminate()
         return
     procs = list((getattr(ex, "_processes", None) or {}).values())
+    manager = getattr(ex, "_executor_manager_thread", None)
     ex.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         if p.is_alive():
@@ -248,6 +257,8 @@ def _kill_executor(ex: ProcessPoolExecutor) -> None:
         ex.shutdown(wait=True)
     except Exception:  # pragma: no cover - a broken pool has nothing left to join
         pass
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 class WorkerPool:
