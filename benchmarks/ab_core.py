@@ -17,13 +17,15 @@ A revision is anything ``git show`` takes, or ``.`` for the files as they are
 now.  Each deal's time is its median over the rounds (after a warm-up round);
 the report gives each build's median and total over the deals, and B's time
 over A's by median, in total and as the median of the per-deal ratios.  The
-builds use the compiler flags and directives of ``setup.py``'s release build.
+builds use the compiler flags and directives of ``setup.py``'s release build,
+and need Cython and setuptools (``pip install -e ".[bench]"``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import re
 import statistics
 import subprocess
@@ -65,6 +67,8 @@ def core_files(rev: str) -> dict[str, str]:
 
 def build(rev: str, name: str, where: Path) -> Any:
     """Compile ``rev``'s core as the module ``name`` in ``where``; return the module."""
+    if importlib.util.find_spec("Cython") is None:
+        raise SystemExit('ab_core: the builds need Cython and setuptools: pip install -e ".[bench]"')
     files = core_files(rev)
     if "_search.pyx" not in files:
         raise SystemExit(f"ab_core: {rev}: no dobbm_solver/_search.pyx")

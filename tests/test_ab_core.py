@@ -59,6 +59,7 @@ def test_the_working_tree_holds_the_core() -> None:
 @pytest.mark.slow
 def test_two_builds_agree_and_count_the_same_nodes(tmp_path) -> None:
     """Two builds of this tree's core, in one process: the same results and nodes as the package's."""
+    pytest.importorskip("Cython")     # in the test extra
     if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT,
                                                      capture_output=True).returncode != 0:
         pytest.skip("needs a git checkout")
