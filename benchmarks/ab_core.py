@@ -17,7 +17,7 @@ A revision is anything ``git show`` takes, or ``.`` for the files as they are
 now.  Each deal's time is its median over the rounds (after a warm-up round);
 the report gives each build's median and total over the deals, and B's time
 over A's by median, in total and as the median of the per-deal ratios.  The
-builds use the compiler flags and directives of ``setup.py``'s release build,
+builds use the compiler flags and directives that ``setup.py`` gives the core,
 and need Cython and setuptools (``pip install -e ".[bench]"``).
 """
 
@@ -45,11 +45,28 @@ CORE = re.compile(r"^dobbm_solver/_search[^/]*\.(pyx|pxi|pxd)$")
 BUILD = """\
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-setup(ext_modules=cythonize(
-    [Extension({name!r}, [{name!r} + ".pyx"], extra_compile_args=["-O3"])],
-    compiler_directives={{"language_level": 3, "boundscheck": False, "wraparound": False,
-                         "cdivision": True, "initializedcheck": False}}, quiet=True))
+setup(ext_modules=cythonize([Extension({name!r}, [{name!r} + ".pyx"], extra_compile_args={args!r})],
+                            compiler_directives={directives!r}, quiet=True))
 """
+
+
+def release_flags() -> tuple[list[str], dict[str, Any]]:
+    """The search core's compiler flags and Cython directives, read from ``setup.py``
+    (run with ``setup`` and ``cythonize`` stood in for, so nothing is built)."""
+    import runpy
+
+    import Cython.Build
+    import setuptools
+    seen: dict[str, Any] = {}
+    saved = setuptools.setup, Cython.Build.cythonize
+    setuptools.setup = lambda **kw: seen.update(kw)                                  # type: ignore[assignment]
+    Cython.Build.cythonize = lambda exts, **kw: seen.update(exts=exts, **kw)         # type: ignore[assignment]
+    try:
+        runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
+    finally:
+        setuptools.setup, Cython.Build.cythonize = saved
+    [core] = [e for e in seen["exts"] if e.name == "dobbm_solver._search"]
+    return list(core.extra_compile_args), dict(seen["compiler_directives"])
 
 
 def core_files(rev: str) -> dict[str, str]:
@@ -78,7 +95,9 @@ def build(rev: str, name: str, where: Path) -> Any:
         # the module and its declarations take the new name; the included .pxi keep theirs
         target = f"{name}{fname[len('_search'):]}" if fname in ("_search.pyx", "_search.pxd") else fname
         (folder / target).write_text(text, encoding="utf-8")
-    (folder / "setup.py").write_text(BUILD.format(name=name), encoding="utf-8")
+    args, directives = release_flags()
+    (folder / "setup.py").write_text(BUILD.format(name=name, args=args, directives=directives),
+                                     encoding="utf-8")
     done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
                           capture_output=True, text=True)
     if done.returncode != 0:

@@ -75,3 +75,13 @@ def test_two_builds_agree_and_count_the_same_nodes(tmp_path) -> None:
     assert r["ratio_by_median"] > 0 and r["ratio_in_total"] > 0
     if ab.core_files(".") == ab.core_files("HEAD"):
         assert r["b_nodes"] == want
+
+
+def test_the_builds_take_setup_pys_flags(monkeypatch) -> None:
+    """The flags come from setup.py itself (its debug switch included), and reading them builds nothing."""
+    monkeypatch.delenv("DOBBM_DEBUG", raising=False)
+    args, directives = ab.release_flags()
+    assert args == ["-O3"] and directives["boundscheck"] is False and directives["language_level"] == 3
+    monkeypatch.setenv("DOBBM_DEBUG", "1")
+    args, directives = ab.release_flags()
+    assert "-O0" in args and directives["boundscheck"] is True
