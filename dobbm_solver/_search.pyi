@@ -18,6 +18,12 @@ def set_bmi2(on: bool) -> bool:
     """BMI2 (``on``, where ``FAST_BMI2``) or the portable code, which give the
     same keys and the same search; returns the setting before."""
 
+def trick_start_bounds(
+    hands: Sequence[int], leader: int, points: int, has_trick: bool, bonus: int
+) -> tuple[int, int]:
+    """The static ``(lower, upper)`` bounds of the search on the declarer's final
+    points at a trick start (seat 0 the declarer; for the tests)."""
+
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
 

@@ -28,7 +28,8 @@ other's searches (``Core.card_values``).  Bounds: sure trumps
 different higher trump of a defender) and, for the side on lead, the
 winners it can cash at once (drawing trumps, then top cards no one can
 ruff), each with the cheapest cards the others must add (a defender's
-partners may smear their richest).  The last two tricks are solved by a
+partners may smear their richest); when the defenders hold no trump, all
+the declarer's trumps and top plain cards (value nodes 1.76M -> 1.53M).  The last two tricks are solved by a
 small direct minimax.  Move ordering: a defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
@@ -306,6 +307,31 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             tt_store(ctx, key, h, tt_encode(p, ctx.bonus, best, False),
                      tt_encode(p, ctx.bonus, best, True), depth)
     return best
+
+
+def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus) -> tuple:
+    """``(lower, upper)``: the static bounds the search uses on the declarer's
+    final points at a trick start (for the tests, which check them against
+    exact values; the search reaches them only where no cheaper test cuts)."""
+    cdef Ctx ctx
+    cdef Pos p
+    cdef int s, c
+    memset(&ctx, 0, sizeof(Ctx))
+    memset(&p, 0, sizeof(Pos))
+    if len(hands) != 4 or not 0 <= leader < 4:
+        raise ValueError("bad position")
+    for s in range(4):
+        p.hands[s] = <uint64_t>hands[s]
+        for c in range(NCARDS):
+            if (p.hands[s] >> c) & 1:
+                p.rem_pts += POINTS[c]
+    if len({dd_popcount(p.hands[s]) for s in range(4)}) != 1 or not p.hands[0]:
+        raise ValueError("a trick start needs four hands of the same size")
+    p.leader = leader
+    p.pts = points
+    p.has_trick = has_trick
+    ctx.bonus = bonus
+    return lower_bound(&ctx, &p), upper_bound(&ctx, &p)
 
 
 cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:

@@ -215,6 +215,68 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     return pts
 
 
+cdef inline int follow_cheapest(uint64_t hand, const int* ns, int r) noexcept nogil:
+    """The fewest points ``hand`` gives to ``r`` tricks, ``ns[s]`` of them led in suit
+    ``s``, when it must follow each suit led while it can: the lowest cards of
+    each suit led to its leads, the cheapest of the rest to the other tricks."""
+    cdef int s, f, total = 0
+    cdef uint64_t x, rest = hand
+    for s in range(4):
+        f = ns[s]
+        if f:
+            x = hand & SUITMASK[s]
+            while f and x:
+                total += POINTS[dd_ctz(x)]
+                rest &= x - 1 | ~x      # drop the lowest card of x from rest
+                x &= x - 1
+                f -= 1
+                r -= 1
+    if r > 0:
+        total += cheapest(rest, r)
+    return total
+
+
+cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
+    """The points the declarer surely ends with when the defenders hold no trump
+    and he holds one or is on lead (else -1).
+
+    Then every trump of his wins a trick, and so does every plain card above
+    all the defenders' cards of its suit (no one can ruff it): while he holds
+    a trump he is never made to throw a winner away (void in the suit led, he
+    must trump, and wins), and once he has the lead he cashes them all.  Each
+    defender adds a card to each of these tricks: at least his cheapest, and
+    when the declarer is on lead, so that they are the next tricks, a plain
+    winner's trick is led in its suit and each defender follows it with his
+    cards of that suit while he has them (his lowest ones; his cheapest
+    cards to the other tricks, see ``follow_cheapest``).  With a defender on
+    lead they may first take tricks in which they throw those cards.
+    """
+    cdef uint64_t dall = p.hands[1] | p.hands[2] | p.hands[3]
+    cdef uint64_t top
+    cdef int s, r, v
+    cdef int ns[4]
+    if not (p.hands[0] & SUITMASK[TRUMP]) and p.leader != 0:
+        return -1
+    r = dd_popcount(p.hands[0] & SUITMASK[TRUMP])
+    v = TRUMP_PTS[(p.hands[0] >> (9 * TRUMP)) & 0x1FF]
+    ns[TRUMP] = 0
+    for s in range(4):
+        if s != TRUMP:
+            top = p.hands[0] & SUITMASK[s] & above_all(dall & SUITMASK[s])
+            ns[s] = dd_popcount(top)
+            r += ns[s]
+            v += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+    if r == 0:
+        return -1
+    if p.leader != 0:
+        # the defenders may first take tricks in which they throw the cards
+        # they would have to follow with: only their cheapest cards are sure
+        return (p.pts + ctx.bonus + v + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
+                + cheapest(p.hands[3], r))
+    return (p.pts + ctx.bonus + v + follow_cheapest(p.hands[1], ns, r)
+            + follow_cheapest(p.hands[2], ns, r) + follow_cheapest(p.hands[3], ns, r))
+
+
 cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
@@ -226,6 +288,11 @@ cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
     decl_sure = decl_tr & above_all(def_tr)
     lo = p.pts + (ctx.bonus if p.has_trick else 0)
+    if not def_tr:
+        # no trump against him: stronger than the bounds below, when it applies
+        v = trumpless_winners(ctx, p)
+        if v >= 0:
+            return v
     if decl_tr:
         # trump length: a trump of the declarer that does not win its
         # trick falls to a higher trump of a defender, a different one
