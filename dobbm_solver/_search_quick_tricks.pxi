@@ -271,6 +271,13 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
             + follow_cheapest(p.hands[2], ns, r) + follow_cheapest(p.hands[3], ns, r))
 
 
+# called through a pointer, so out of line: inlined, it made the lower bound
+# too big for the compiler to inline into the search, which then cost more
+# than the call
+ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
+cdef Bound TRUMPLESS = trumpless_winners
+
+
 cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
@@ -284,7 +291,7 @@ cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     lo = p.pts + (ctx.bonus if p.has_trick else 0)
     if not def_tr:
         # no trump against him: stronger than the bounds below, when it applies
-        v = trumpless_winners(ctx, p)
+        v = TRUMPLESS(ctx, p)
         if v >= 0:
             return v
     if decl_tr:
