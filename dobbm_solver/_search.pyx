@@ -314,18 +314,12 @@ def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus)
     final points at a trick start (for the tests, which check them against
     exact values; the search reaches them only where no cheaper test cuts).
 
-    Both come from the search itself, called with windows outside all values
-    (so it returns the bound at once) and an empty table; with two tricks
-    left it solves exactly instead of using the upper bound, and that exact
-    value is the upper one here.
     """
     cdef Ctx ctx
     cdef Pos p
-    cdef TTEntry empty[2]
     cdef int s, c
     memset(&ctx, 0, sizeof(Ctx))
     memset(&p, 0, sizeof(Pos))
-    memset(empty, 0, sizeof(empty))
     if len(hands) != 4 or not 0 <= leader < 4:
         raise ValueError("bad position")
     for s in range(4):
@@ -339,12 +333,7 @@ def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus)
     p.pts = points
     p.has_trick = has_trick
     ctx.bonus = bonus
-    ctx.tt = empty          # generation 1: its entries count as empty
-    ctx.gen = 1
-    ctx.grow_at = 1 << 62
-    # a direct call of the bounds here would be a second call site, and the
-    # compiler would then no longer inline them into the search
-    return search(&ctx, &p, -INF, -INF + 1), search(&ctx, &p, INF - 1, INF)
+    return LOWER_BOUND(&ctx, &p), UPPER_BOUND(&ctx, &p)
 
 
 cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:

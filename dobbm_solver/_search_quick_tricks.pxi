@@ -271,14 +271,14 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
             + follow_cheapest(p.hands[2], ns, r) + follow_cheapest(p.hands[3], ns, r))
 
 
-# called through a pointer, so out of line: inlined, it made the lower bound
-# too big for the compiler to inline into the search, which then cost more
-# than the call
+# called through a pointer, so out of line: only positions with no trump
+# among the defenders need it, and inlined into the lower bound it made the
+# whole search slower (benchmarks/ab_core.py: 1.07x the time)
 ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
 cdef Bound TRUMPLESS = trumpless_winners
 
 
-cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
+cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
     cdef int lo, v, k, n, i
@@ -323,7 +323,7 @@ cdef inline int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     return lo
 
 
-cdef inline int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
+cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The most points the declarer can end with from the trick start ``p``."""
     cdef uint64_t decl_tr = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
@@ -344,3 +344,13 @@ cdef inline int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
         if v < hi:
             hi = v
     return hi
+
+
+# The bounds' addresses, for the tests (``trick_start_bounds``).  Taking them
+# also keeps the compiler from inlining the bounds into the search, which
+# calls them directly: only trick starts need them, and inlined they made
+# every node dearer (benchmarks/ab_core.py: inlined 1.03-1.07x the time of
+# out of line, for 0.1% fewer instructions; called through the pointers,
+# 1.05x)
+cdef Bound LOWER_BOUND = lower_bound
+cdef Bound UPPER_BOUND = upper_bound
