@@ -309,6 +309,23 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     return best
 
 
+cdef int fill_position(Pos* p, hands, int leader, int points, bint has_trick) except -1:
+    """``p`` = a trick start with these hands (seat 0 the declarer), leader and score."""
+    cdef int s, c
+    memset(p, 0, sizeof(Pos))
+    if len(hands) != 4 or not 0 <= leader < 4:
+        raise ValueError("bad position")
+    for s in range(4):
+        p.hands[s] = <uint64_t>hands[s]
+        for c in range(NCARDS):
+            if (p.hands[s] >> c) & 1:
+                p.rem_pts += POINTS[c]
+    p.leader = leader
+    p.pts = points
+    p.has_trick = has_trick
+    return 0
+
+
 def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus) -> tuple:
     """``(lower, upper)``: the static bounds the search uses on the declarer's
     final points at a trick start (for the tests, which check them against
@@ -317,21 +334,11 @@ def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus)
     """
     cdef Ctx ctx
     cdef Pos p
-    cdef int s, c
+    cdef int s
     memset(&ctx, 0, sizeof(Ctx))
-    memset(&p, 0, sizeof(Pos))
-    if len(hands) != 4 or not 0 <= leader < 4:
-        raise ValueError("bad position")
-    for s in range(4):
-        p.hands[s] = <uint64_t>hands[s]
-        for c in range(NCARDS):
-            if (p.hands[s] >> c) & 1:
-                p.rem_pts += POINTS[c]
+    fill_position(&p, hands, leader, points, has_trick)
     if len({dd_popcount(p.hands[s]) for s in range(4)}) != 1 or not p.hands[0]:
         raise ValueError("a trick start needs four hands of the same size")
-    p.leader = leader
-    p.pts = points
-    p.has_trick = has_trick
     ctx.bonus = bonus
     return LOWER_BOUND(&ctx, &p), UPPER_BOUND(&ctx, &p)
 
@@ -419,19 +426,11 @@ cdef class Core:
         or the bonus), so a run of related roots -- the lay-aways of one
         Dobbm -- share their work.  Values are exact either way.
         """
-        cdef int s, c
+        cdef int c
         cdef Pos p
-        memset(&p, 0, sizeof(Pos))
-        if len(hands) != 4 or not 0 <= leader < 4 or len(trick) > 3:
+        if len(trick) > 3:
             raise ValueError("bad position")
-        for s in range(4):
-            p.hands[s] = <uint64_t>hands[s]
-            for c in range(NCARDS):
-                if (p.hands[s] >> c) & 1:
-                    p.rem_pts += POINTS[c]
-        p.leader = leader
-        p.pts = points
-        p.has_trick = has_trick
+        fill_position(&p, hands, leader, points, has_trick)
         for c in trick:
             if p.ncards == 0 or beats(c, p.trick[p.win]):
                 p.win = p.ncards
