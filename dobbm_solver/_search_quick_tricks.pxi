@@ -74,11 +74,17 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
                 r -= 1
         else:
             pool |= x
-    while r and pool:
-        c = highest(pool)
-        pool &= ~((<uint64_t>1) << c)
-        total += POINTS[c]
-        r -= 1
+    # the richest of the pool, whatever their suits: by rank, from the Sau down
+    # (taking the highest card in the card order instead took the highest
+    # suit's cards first, often a zero card over a Ten)
+    c = 8
+    while r > 0 and c >= 4:
+        f = dd_popcount(pool & RANKMASK[c])
+        if f > r:
+            f = r
+        total += f * POINTS[c]
+        r -= f
+        c -= 1
     return total
 
 
