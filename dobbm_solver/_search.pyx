@@ -29,8 +29,9 @@ different higher trump of a defender) and, for the side on lead, the
 winners it can cash at once (drawing trumps, then top cards no one can
 ruff), each with the cheapest cards the others must add (a defender's
 partners may smear their richest); when the defenders hold no trump, all
-the declarer's trumps and top plain cards (value nodes 1.76M -> 1.53M).  The last two tricks are solved by a
-small direct minimax.  Move ordering: a defender's
+the declarer's trumps and top plain cards (value nodes 1.76M -> 1.53M).
+The last two tricks are solved by a small direct minimax.  Move ordering: a
+defender's
 leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
 bounds, so MTD(f) takes bigger steps); other leads by a history counter
@@ -329,9 +330,7 @@ cdef int fill_position(Pos* p, hands, int leader, int points, bint has_trick) ex
 def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus) -> tuple:
     """``(lower, upper)``: the static bounds the search uses on the declarer's
     final points at a trick start (for the tests, which check them against
-    exact values; the search reaches them only where no cheaper test cuts).
-
-    """
+    exact values; the search reaches them only where no cheaper test cuts)."""
     cdef Ctx ctx
     cdef Pos p
     cdef int s

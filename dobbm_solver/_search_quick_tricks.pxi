@@ -237,49 +237,37 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
 
 
 cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
-    """The points the declarer surely ends with when the defenders hold no trump
-    and he holds one or is on lead (else -1).
+    """The points the declarer, not on lead but holding a trump, surely ends with
+    when the defenders hold no trump (else -1).
 
     Then every trump of his wins a trick, and so does every plain card above
     all the defenders' cards of its suit (no one can ruff it): while he holds
     a trump he is never made to throw a winner away (void in the suit led, he
     must trump, and wins), and once he has the lead he cashes them all.  Each
-    defender adds a card to each of these tricks: at least his cheapest, and
-    when the declarer is on lead, so that they are the next tricks, a plain
-    winner's trick is led in its suit and each defender follows it with his
-    cards of that suit while he has them (his lowest ones; his cheapest
-    cards to the other tricks, see ``follow_cheapest``).  With a defender on
-    lead they may first take tricks in which they throw those cards.
+    defender adds at least his cheapest cards to these tricks: before the
+    declarer gets in, the defenders may take tricks in which they throw the
+    cards they would have had to follow with.  (On lead, the declarer cashes
+    the same winners at once, and ``declarer_cash`` counts them, with the
+    cards the defenders must follow with.)
     """
     cdef uint64_t dall = p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t top
     cdef int s, r, v
-    cdef int ns[4]
-    if not (p.hands[0] & SUITMASK[TRUMP]) and p.leader != 0:
-        return -1
     r = dd_popcount(p.hands[0] & SUITMASK[TRUMP])
     v = TRUMP_PTS[(p.hands[0] >> (9 * TRUMP)) & 0x1FF]
-    ns[TRUMP] = 0
     for s in range(4):
         if s != TRUMP:
             top = p.hands[0] & SUITMASK[s] & above_all(dall & SUITMASK[s])
-            ns[s] = dd_popcount(top)
-            r += ns[s]
+            r += dd_popcount(top)
             v += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
-    if r == 0:
-        return -1
-    if p.leader != 0:
-        # the defenders may first take tricks in which they throw the cards
-        # they would have to follow with: only their cheapest cards are sure
-        return (p.pts + ctx.bonus + v + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
-                + cheapest(p.hands[3], r))
-    return (p.pts + ctx.bonus + v + follow_cheapest(p.hands[1], ns, r)
-            + follow_cheapest(p.hands[2], ns, r) + follow_cheapest(p.hands[3], ns, r))
+    return (p.pts + ctx.bonus + v + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
+            + cheapest(p.hands[3], r))
 
 
 # called through a pointer, so out of line: only positions with no trump
-# among the defenders need it, and inlined into the lower bound it made the
-# whole search slower (benchmarks/ab_core.py: 1.07x the time)
+# among the defenders and a defender on lead need it, and inlined into the
+# lower bound it made the whole search slower (benchmarks/ab_core.py: 1.07x
+# the time)
 ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
 cdef Bound TRUMPLESS = trumpless_winners
 
@@ -288,24 +276,24 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
     cdef int lo, v, k, n, i
-    # sure points: a trump above every trump the other side holds wins
-    # a trick of its own for its side, and every other player adds a
-    # card to it: at least their cheapest ones
     decl_tr = p.hands[0] & SUITMASK[TRUMP]
     def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
-    decl_sure = decl_tr & above_all(def_tr)
+    if not def_tr and decl_tr and p.leader != 0:
+        # no trump against him: stronger than the bounds below
+        return TRUMPLESS(ctx, p)
     lo = p.pts + (ctx.bonus if p.has_trick else 0)
-    if not def_tr:
-        # no trump against him: stronger than the bounds below, when it applies
-        v = TRUMPLESS(ctx, p)
-        if v >= 0:
-            return v
-    if decl_tr:
-        # trump length: a trump of the declarer that does not win its
-        # trick falls to a higher trump of a defender, a different one
-        # each time; so at most as many of his trumps lose as the
-        # defenders hold trumps above his lowest, only ones below their
-        # highest (say the richest of these), and all the others win
+    if decl_tr and def_tr:
+        # (with no trump against him he is on lead here, and declarer_cash
+        # below counts all his trumps and more)
+        # sure points: a trump above every trump the other side holds wins
+        # a trick of its own for its side, and every other player adds a
+        # card to it: at least their cheapest ones; and trump length: a
+        # trump of the declarer that does not win its trick falls to a
+        # higher trump of a defender, a different one each time; so at most
+        # as many of his trumps lose as the defenders hold trumps above his
+        # lowest, only ones below their highest (say the richest of these),
+        # and all the others win
+        decl_sure = decl_tr & above_all(def_tr)
         vul = decl_tr & ~decl_sure
         k = dd_popcount(decl_tr)
         v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]

@@ -17,16 +17,9 @@ import pytest
 from reference import _minimax, points
 
 from dobbm_solver import _search
+from dobbm_solver.cards import BB_TRUMPS, cardset, parse_cards
 
 SEED = 20261202
-TRUMPS = range(18, 27)          # the hearts
-
-
-def _bits(cards) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
 
 
 def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool) -> dict:
@@ -39,7 +32,7 @@ def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool)
         # from the whole deck, theirs from the plain cards left
         rng.shuffle(deck)
         decl = deck[:n]
-        rest = [c for c in deck[n:] if c not in TRUMPS]
+        rest = [c for c in deck[n:] if not (1 << c) & BB_TRUMPS]
         rng.shuffle(rest)
         hands = [decl, rest[:n], rest[n:2 * n], rest[2 * n:3 * n]]
     else:
@@ -65,7 +58,7 @@ def _check(rng: random.Random, count: int, tricks_left: int) -> int:
         pos = random_trick_start(rng, tricks_left, trumpless=i % 2 == 0)
         value = _minimax(0, pos["bonus"])(tuple(pos["hands"]), (), pos["leader"], pos["taken"],
                                           pos["dtricks"], pos["ftricks"])
-        lo, hi = _search.trick_start_bounds([_bits(h) for h in pos["hands"]], pos["leader"],
+        lo, hi = _search.trick_start_bounds([cardset(h) for h in pos["hands"]], pos["leader"],
                                             pos["taken"], pos["dtricks"] > 0, pos["bonus"])
         assert lo <= value <= hi, (pos, lo, value, hi)
         if lo > pos["taken"] + (pos["bonus"] if pos["dtricks"] else 0):
@@ -90,7 +83,8 @@ def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     last of them throws the bells he would have had to add to the declarer's
     bells King; the lower bound must not count them (a bound that did was 38
     for a value of 36 in this five-trick position, found by a random search)."""
-    hands = [8624538632, 671105284, 73904, 2147523072]
+    hands = [cardset(parse_cards(h)) for h in ("E9 L7 H10 H8 SK", "EA E8 LO S8 S6",
+                                               "E10 EO EU L10 LU", "LK L9 L8 L6 SU")]
     lo, hi = _search.trick_start_bounds(hands, 2, 4, True, 11)
     assert lo <= 36 <= hi
 
