@@ -226,6 +226,17 @@ def ref_value(deal: Deal) -> int:
     return _state_value(st, _minimax(st.declarer, st.bonus))
 
 
+def ref_position_value(hands: Sequence[Iterable[int]], leader: int, taken: int, dtricks: int,
+                       ftricks: int, bonus: int) -> int:
+    """Declarer's final points from a bare trick start: four hands (seat 0 the
+    declarer, then clockwise), the seat on lead, the points the declarer has
+    taken, each side's tricks so far and the bonus (lay-away or Dobb points)."""
+    hs = tuple(tuple(sorted(h)) for h in hands)
+    if len(hs) != 4 or len({len(h) for h in hs}) != 1 or dtricks + ftricks + len(hs[0]) != 8:
+        raise RefError("a trick start needs four hands of the same size and 8 tricks in all")
+    return _minimax(0, bonus)(hs, (), leader, taken, dtricks, ftricks)
+
+
 def ref_card_values(deal: Deal) -> dict[int, int]:
     """For each legal card of the player to move: the value after playing it."""
     st = ref_state(deal)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference import _minimax, points
+from reference import points, ref_position_value
 
 from dobbm_solver import _search
 from dobbm_solver.cards import BB_TRUMPS, cardset, parse_cards
@@ -56,8 +56,8 @@ def _check(rng: random.Random, count: int, tricks_left: int) -> int:
     raised = 0
     for i in range(count):
         pos = random_trick_start(rng, tricks_left, trumpless=i % 2 == 0)
-        value = _minimax(0, pos["bonus"])(tuple(pos["hands"]), (), pos["leader"], pos["taken"],
-                                          pos["dtricks"], pos["ftricks"])
+        value = ref_position_value(pos["hands"], pos["leader"], pos["taken"], pos["dtricks"],
+                                   pos["ftricks"], pos["bonus"])
         lo, hi = _search.trick_start_bounds([cardset(h) for h in pos["hands"]], pos["leader"],
                                             pos["taken"], pos["dtricks"] > 0, pos["bonus"])
         assert lo <= value <= hi, (pos, lo, value, hi)
@@ -94,3 +94,15 @@ def test_the_bounds_refuse_a_position_that_is_no_trick_start():
         _search.trick_start_bounds([1, 2, 4], 0, 0, False, 0)
     with pytest.raises(ValueError):
         _search.trick_start_bounds([1 | 8, 2, 4, 16], 0, 0, False, 0)
+
+
+def test_reference_values_bare_trick_starts_as_the_search_does():
+    """The exact values the bounds are checked against agree with the search's."""
+    rng = random.Random(SEED)
+    core = _search.Core(1)
+    for i in range(200):
+        pos = random_trick_start(rng, 2 + i % 2, trumpless=i % 3 == 0)
+        core.set_position([cardset(h) for h in pos["hands"]], pos["leader"], [], pos["taken"],
+                          pos["dtricks"] > 0, pos["bonus"])
+        assert core.value() == ref_position_value(pos["hands"], pos["leader"], pos["taken"],
+                                                  pos["dtricks"], pos["ftricks"], pos["bonus"]), pos
