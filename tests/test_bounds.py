@@ -50,16 +50,26 @@ def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool)
             "taken": taken, "dtricks": dtricks, "ftricks": played - dtricks, "bonus": bonus}
 
 
+def exact_value(pos: dict) -> int:
+    """The reference's value of a trick start of :func:`random_trick_start`."""
+    return ref_position_value(pos["hands"], pos["leader"], pos["taken"], pos["dtricks"], pos["ftricks"],
+                              pos["bonus"])
+
+
+def core_args(pos: dict) -> tuple:
+    """The position's hands as card sets, leader, points taken, Match flag and bonus."""
+    return ([cardset(h) for h in pos["hands"]], pos["leader"], pos["taken"], pos["dtricks"] > 0,
+            pos["bonus"])
+
+
 def _check(rng: random.Random, count: int, tricks_left: int) -> int:
     """Check ``count`` positions; returns how many of them the lower bound raised
     above the points already sure (so the test is known to reach the bounds)."""
     raised = 0
     for i in range(count):
         pos = random_trick_start(rng, tricks_left, trumpless=i % 2 == 0)
-        value = ref_position_value(pos["hands"], pos["leader"], pos["taken"], pos["dtricks"],
-                                   pos["ftricks"], pos["bonus"])
-        lo, hi = _search.trick_start_bounds([cardset(h) for h in pos["hands"]], pos["leader"],
-                                            pos["taken"], pos["dtricks"] > 0, pos["bonus"])
+        value = exact_value(pos)
+        lo, hi = _search.trick_start_bounds(*core_args(pos))
         assert lo <= value <= hi, (pos, lo, value, hi)
         if lo > pos["taken"] + (pos["bonus"] if pos["dtricks"] else 0):
             raised += 1
@@ -102,7 +112,6 @@ def test_reference_values_bare_trick_starts_as_the_search_does():
     core = _search.Core(1)
     for i in range(200):
         pos = random_trick_start(rng, 2 + i % 2, trumpless=i % 3 == 0)
-        core.set_position([cardset(h) for h in pos["hands"]], pos["leader"], [], pos["taken"],
-                          pos["dtricks"] > 0, pos["bonus"])
-        assert core.value() == ref_position_value(pos["hands"], pos["leader"], pos["taken"],
-                                                  pos["dtricks"], pos["ftricks"], pos["bonus"]), pos
+        hands, leader, taken, has_trick, bonus = core_args(pos)
+        core.set_position(hands, leader, [], taken, has_trick, bonus)
+        assert core.value() == exact_value(pos), pos
