@@ -233,11 +233,19 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             # too, 1.78M, but last_two costs more instructions than the
             # nodes it saves)
             return last_two(p, ctx.bonus)
-        hi = upper_bound(ctx, p)
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
         found = tt_lookup(ctx, p, key, h, &lo, &v)      # v: the table's upper bound
+        if found and lo >= beta:
+            # the table's lower bound cuts (104k times on the benchmark's
+            # value solves, 3.8 times as often as the static upper bound
+            # does): return before computing that bound, which could not
+            # change the value returned (nodes unchanged; instructions,
+            # callgrind on the 120 deals, value 1387.0M -> 1384.4M, every
+            # card 2810.8M -> 2780.4M, whole process)
+            return lo
+        hi = upper_bound(ctx, p)
         if hi <= alpha:
             # the upper bound cuts: return the table's bound where it is
             # tighter (a tighter fail-soft bound, so MTD(f) steps further:
@@ -247,8 +255,6 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             return v if found and v < hi else hi
         if found:
             hi = v
-            if lo >= beta:
-                return lo
             if hi <= alpha:
                 return hi
             if lo == hi:
