@@ -237,6 +237,18 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
                     sc = (3 << 20) - (RANK[c] << 12)
                 else:
                     sc = (3 << 20) + (POINTS[c] << 12) - (RANK[c] << 8)
+                    sm = p.hands[0] & SUITMASK[SUIT[c]]
+                    if (sm or SUIT[c] == TRUMP) and not (sm & ~((<uint64_t>2 << c) - 1)):
+                        # a card above all the declarer's of a suit he holds,
+                        # or a trump above all his, wins a trick later anyway
+                        # (and takes one of his cards): a winner that would
+                        # not comes first, the richest first either way (value
+                        # nodes 1441144 -> 1420069, analysis 4399540 ->
+                        # 4366804; the cheapest of those sure ones first:
+                        # 1421441, 4369250; those sure ones below the cheap
+                        # losing cards when the trick holds no points yet:
+                        # 1412907, 4420586)
+                        sc -= 1 << 16
             else:
                 # contest it: no better than losing cheaply, the cheapest
                 # first (ahead of a loss with as many points)
