@@ -209,18 +209,24 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             # their suit, trumps or a suit he holds (each would take one of
             # his cards later: nodes 5.52M -> 4.63M; every card above all
             # others of its suit, 5.95M) -- but in a plain suit only while
-            # the defenders hold no more such cards than he holds cards of
-            # it: each of his cards falls to one of them at most, so the
-            # others are points to smear like any (value nodes 1512080 ->
-            # 1441144, analysis 4537404 -> 4399540; the same count for
-            # trumps: 1447903, 4431308; up to one card more: 1444218,
-            # 4412451; fewer than his: 1466969, 4367128; no plain card
-            # kept: 1500828, 4424605)
+            # the defenders hold fewer such cards below it than he holds
+            # cards of the suit: each of his cards falls to one of them at
+            # most, and the lower ones can take them, so the higher ones
+            # are points to smear like any.  Kept while the defenders hold
+            # no more such cards in all than he holds of the suit: value
+            # nodes 1512080 -> 1441144, analysis 4537404 -> 4399540;
+            # counting only those below it (with the two rules below in
+            # place): 1404142 -> 1397117, 4357034 -> 4355483.  Worse: the
+            # same count for trumps (1447903, 4431308); up to one card
+            # more (1444218, 4412451) or fewer than his (1466969, 4367128)
+            # in all; the partners' such cards alone (1426897, 4366614);
+            # no more below it than his (1403706, 4386003); no plain card
+            # kept (1500828, 4424605)
             sc = (POINTS[c] << 12) - (1 << 11 if beats(c, w) else 0)
             sm = p.hands[0] & SUITMASK[SUIT[c]]
             if (sm or SUIT[c] == TRUMP) and not (sm & ~((<uint64_t>2 << c) - 1)) and (
                     SUIT[c] == TRUMP or dd_popcount((p.hands[1] | p.hands[2] | p.hands[3])
-                                                    & SUITMASK[SUIT[c]] & above_all(sm)) <= dd_popcount(sm)):
+                                                    & above_all(sm) & (((<uint64_t>1) << c) - 1)) < dd_popcount(sm)):
                 sc -= 1 << 16
             elif not mine and beats(c, w):
                 # the declarer has played: a card beating his is the
