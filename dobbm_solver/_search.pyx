@@ -39,11 +39,16 @@ bounds, so MTD(f) takes bigger steps); other leads by a history counter
 times that for each lead tried before it), on ties the declarer's highest
 card and a defender's lowest first; following cards by trick-winning
 heuristics alone (a defender who can win the trick for good does so with
-his richest such card; a card that can still be overtaken ranks with the
-losing ones; losing cards the cheapest first, but when his side takes the
-trick -- a partner wins it for good, or still to play beats the declarer's
-card -- his richest, those that would take a card of the declarer later
-last): a history counter for
+his richest such card, one that would not win a trick later first; the
+declarer with his lowest, but with his richest trump that a defender could
+still take; a card that can still be overtaken ranks with the losing ones;
+losing cards the cheapest first, a defender keeping his last zero card of
+a suit that guards his point cards from the declarer's higher one; but when
+a defender's side takes the trick -- a partner wins it for good, or still to
+play beats the declarer's card -- his richest, those that would take a card
+of the declarer later last, unless enough lower such cards of the
+defenders can take those: value nodes 1.51M -> 1.40M, every card's 4.54M ->
+4.25M, see ``order_moves``): a history counter for
 them, as for the leads, cost more time than it saved nodes.
 """
 
