@@ -48,7 +48,9 @@ a defender's side takes the trick -- a partner wins it for good, or still to
 play beats the declarer's card -- his richest, those that would take a card
 of the declarer later last, unless enough lower such cards of the
 defenders can take those: value nodes 1.51M -> 1.40M, every card's 4.54M ->
-4.25M, see ``order_moves``): a history counter for
+4.25M, see ``order_moves``; on 300 other deals each of two seeds of
+benchmarks/make_hands.py, 777 and 4242, value nodes -6.9% and -10.8%, every
+card's -5.2% and -5.4%, the same values): a history counter for
 them, as for the leads, cost more time than it saved nodes.
 """
 

@@ -280,7 +280,9 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
                 # a defender keeps his last zero card of a suit while he
                 # holds point cards of it below the declarer's highest: it
                 # is the card he plays under that one, which would
-                # otherwise take a point card (value nodes 1420069 ->
+                # otherwise take a point card (this orders only discards,
+                # the one case of legal cards of several suits; value
+                # nodes 1420069 ->
                 # 1404142, analysis 4366804 -> 4357034; for any zero card
                 # of such a suit: 1415090, 4374641; as many zero cards as
                 # the declarer holds above the lowest such point card:
