@@ -15,6 +15,8 @@
 # 4.537M -> 4.495M, but 1.2% more instructions for the value (callgrind, whole
 # process) and 1.6% more for every card.
 
+from libc.stdint cimport uint16_t
+
 
 cdef inline uint64_t above_all(uint64_t cards) noexcept nogil:
     """The cards above the highest of ``cards`` (everything when it is empty)."""
@@ -99,22 +101,46 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
     return total
 
 
-cdef inline int follow_cheapest(uint64_t hand, const int* ns, int r) noexcept nogil:
+# LOWEST[f][x]: the lowest f cards of the suit's cards x (9-bit ranks), all of
+# them when x holds fewer: a cashing bound's follower plays these to f leads of
+# the suit (a lookup per suit led instead of a loop per card)
+cdef uint16_t LOWEST[9][512]
+
+
+cdef void _init_lowest() noexcept:
+    cdef int f, x, y, n
+    for x in range(512):
+        y = 0
+        n = 0
+        for f in range(9):
+            LOWEST[f][x] = y
+            if n < 9:
+                while n < 9 and not (x >> n) & 1:
+                    n += 1
+                if n < 9:
+                    y |= 1 << n
+                    n += 1
+
+_init_lowest()
+
+
+cdef inline int follow_cheapest(uint64_t hand, const int* ns, int led, int r) noexcept nogil:
     """The fewest points ``hand`` gives to ``r`` tricks, ``ns[s]`` of them led in suit
-    ``s``, when it must follow each suit led while it can: the lowest cards of
-    each suit led to its leads, the cheapest of the rest to the other tricks."""
-    cdef int s, f, total = 0
-    cdef uint64_t x, rest = hand
-    for s in range(4):
-        f = ns[s]
-        if f:
-            x = hand & SUITMASK[s]
-            while f and x:
-                total += POINTS[dd_ctz(x)]
-                rest &= x - 1 | ~x      # drop the lowest card of x from rest
-                x &= x - 1
-                f -= 1
-                r -= 1
+    ``s`` (the suits of the bit set ``led``, the others' ``ns`` zero), when it
+    must follow each suit led while it can: the lowest cards of each suit led
+    to its leads, the cheapest of the rest to the other tricks."""
+    # a lookup per suit led (see LOWEST), not a loop per card: callgrind, 120
+    # benchmark deals, whole process, value 1384.1M -> 1373.7M instructions,
+    # every card 2781.3M -> 2746.8M
+    cdef int s, total = 0
+    cdef uint64_t m, rest = hand
+    while led:
+        s = dd_ctz(led)
+        led &= led - 1
+        m = LOWEST[ns[s]][(hand >> (9 * s)) & 0x1FF]
+        total += TRUMP_PTS[m]
+        r -= dd_popcount(m)
+        rest &= ~(m << (9 * s))
     if r > 0:
         total += cheapest(rest, r)
     return total
@@ -143,7 +169,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
     cdef uint64_t dall, top, sm
-    cdef int r = 0, r1, pts = 0, c, s, n
+    cdef int r = 0, r1, pts = 0, c, s, n, led = 0
     cdef int ns[4]
     ns[0] = ns[1] = ns[2] = ns[3] = 0
     while dt:
@@ -170,12 +196,15 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
                     continue
                 r += n
                 ns[s] = n
+                led |= 1 << s
                 pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     tricks[0] = r
     if r:
         ns[TRUMP] = r1
-        pts += (follow_cheapest(p.hands[1], ns, r) + follow_cheapest(p.hands[2], ns, r)
-                + follow_cheapest(p.hands[3], ns, r))
+        if r1:
+            led |= 1 << TRUMP
+        pts += (follow_cheapest(p.hands[1], ns, led, r) + follow_cheapest(p.hands[2], ns, led, r)
+                + follow_cheapest(p.hands[3], ns, led, r))
     return pts
 
 
@@ -199,7 +228,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
     cdef uint64_t lt = p.hands[lead] & SUITMASK[TRUMP]
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t ta, tb, others, top
-    cdef int r = 0, r1, pts = 0, c, s, n
+    cdef int r = 0, r1, pts = 0, c, s, n, led = 0
     cdef int ns[4]
     ns[0] = ns[1] = ns[2] = ns[3] = 0
     if q1 == 0:
@@ -240,10 +269,13 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
                     continue
                 r += n
                 ns[s] = n
+                led |= 1 << s
                 pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
         ns[TRUMP] = r1
-        pts += follow_cheapest(p.hands[0], ns, r) + smear(p.hands[a], ns, r) + smear(p.hands[b], ns, r)
+        if r1:
+            led |= 1 << TRUMP
+        pts += follow_cheapest(p.hands[0], ns, led, r) + smear(p.hands[a], ns, r) + smear(p.hands[b], ns, r)
     return pts
 
 
