@@ -74,6 +74,24 @@ cdef inline (uint64_t, uint64_t, uint64_t) pack_loop(uint64_t present, uint64_t 
     return a, b, cp
 
 
+# PACKED[x] for a suit's cards present x (9-bit ranks): its lowest ranks, as
+# many as x has cards (bits 0-8), and x with its zero-point cards packed to its
+# lowest ranks (bits 16-24): a lookup per suit for canonical_key's two packed
+# sets of cards present, instead of two popcounts and shifts (callgrind, 120
+# benchmark deals, whole process: value 1370.5M -> 1358.4M instructions, every
+# card 2733.5M -> 2701.1M)
+cdef uint32_t PACKED[512]
+
+
+cdef void _init_packed() noexcept:
+    cdef int x
+    for x in range(512):
+        PACKED[x] = ((((<uint32_t>1) << dd_popcount(x)) - 1)
+                     | ((<uint32_t>((x & 0x1F0) | ((1 << dd_popcount(x & 0xF)) - 1))) << 16))
+
+_init_packed()
+
+
 cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexcept nogil:
     """Key of a trick start by relative ranks (``key[0..1]``), and the cards present (``key[2]``).
 
@@ -94,8 +112,9 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
     cdef uint64_t present = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
     cdef uint64_t ha = p.hands[1] | p.hands[3]
     cdef uint64_t hb = p.hands[2] | p.hands[3]
-    cdef uint64_t a, b, cp, cz, ps
+    cdef uint64_t a, b, cp, cz
     cdef unsigned long long pa, pb
+    cdef uint32_t e
     cdef int r
     if USE_BMI2:
         # the same key: cp is each suit's lowest ranks, as many as it has
@@ -103,11 +122,11 @@ cdef inline uint64_t canonical_key(const Pos* p, int bonus, uint64_t* key) noexc
         # order (PEXT), then spread over cp (PDEP); key[2] packs the zero
         # cards the same way, suit by suit
         cp = 0
-        cz = present & ~ZERO_MASK
+        cz = 0
         for r in range(4):
-            ps = present & SUITMASK[r]
-            cp |= (((<uint64_t>1) << dd_popcount(ps)) - 1) << (9 * r)
-            cz |= (((<uint64_t>1) << dd_popcount(ps & ZERO_MASK)) - 1) << (9 * r)
+            e = PACKED[(present >> (9 * r)) & 0x1FF]
+            cp |= (<uint64_t>(e & 0x1FF)) << (9 * r)
+            cz |= (<uint64_t>(e >> 16)) << (9 * r)
         dd_pack_bmi2(ha, hb, present, cp, &pa, &pb)
         a = pa
         b = pb
