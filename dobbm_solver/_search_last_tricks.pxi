@@ -32,6 +32,21 @@ cdef inline int last_trick(const Pos* p, int bonus) noexcept nogil:
     return final_value(p, bonus)
 
 
+cdef inline bint ab_take(bint maxer, int v, int* best, int* alpha, int* beta) noexcept nogil:
+    """A child's value ``v`` into a node's ``best`` and window; whether the node is cut."""
+    if maxer:
+        if v > best[0]:
+            best[0] = v
+            if v > alpha[0]:
+                alpha[0] = v
+    else:
+        if v < best[0]:
+            best[0] = v
+            if v < beta[0]:
+                beta[0] = v
+    return alpha[0] >= beta[0]
+
+
 cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     """Exact value when every hand holds two cards at a trick start: a tiny minimax."""
     cdef int lead = p.leader
@@ -40,6 +55,11 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     cdef uint64_t m0, m1, m2, m3
     cdef int a, b, c, d, w, w2, v, v0, v1, v2, v3, suit, tp, decl, won
     cdef int la, lb, lc, ld
+    # alpha-beta within the tree, from a full window at its root (so its
+    # value stays exact): a third or fourth hand's second card is often cut
+    # (callgrind, 120 benchmark deals, whole process: value 1358.4M ->
+    # 1336.6M instructions, every card 2701.1M -> 2644.1M)
+    cdef int a0 = -INF, b0 = INF, a1, b1, a2, b2, a3, b3
     v0 = -INF if lead == 0 else INF
     m0 = h0
     while m0:
@@ -48,18 +68,24 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
         suit = SUIT[a]
         la = dd_ctz(h0 & ~((<uint64_t>1) << a))
         v1 = -INF if s1 == 0 else INF
+        a1 = a0
+        b1 = b0
         m1 = follow(h1, suit)
         while m1:
             b = dd_ctz(m1)
             m1 &= m1 - 1
             lb = dd_ctz(h1 & ~((<uint64_t>1) << b))
             v2 = -INF if s2 == 0 else INF
+            a2 = a1
+            b2 = b1
             m2 = follow(h2, suit)
             while m2:
                 c = dd_ctz(m2)
                 m2 &= m2 - 1
                 lc = dd_ctz(h2 & ~((<uint64_t>1) << c))
                 v3 = -INF if s3 == 0 else INF
+                a3 = a2
+                b3 = b2
                 m3 = follow(h3, suit)
                 while m3:
                     d = dd_ctz(m3)
@@ -86,12 +112,11 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
                         decl += tp
                         won = 1
                     v = decl + (bonus if won else 0)
-                    if (s3 == 0 and v > v3) or (s3 != 0 and v < v3):
-                        v3 = v
-                if (s2 == 0 and v3 > v2) or (s2 != 0 and v3 < v2):
-                    v2 = v3
-            if (s1 == 0 and v2 > v1) or (s1 != 0 and v2 < v1):
-                v1 = v2
-        if (lead == 0 and v1 > v0) or (lead != 0 and v1 < v0):
-            v0 = v1
+                    if ab_take(s3 == 0, v, &v3, &a3, &b3):
+                        break
+                if ab_take(s2 == 0, v3, &v2, &a2, &b2):
+                    break
+            if ab_take(s1 == 0, v2, &v1, &a1, &b1):
+                break
+        ab_take(lead == 0, v1, &v0, &a0, &b0)
     return v0
