@@ -171,6 +171,41 @@ cdef inline int follow_cheapest(uint64_t hand, const int* ns, int led, int r) no
     return total
 
 
+cdef inline int follow_cheapest3(const Pos* p, const int* ns, int led, int r) noexcept nogil:
+    """``follow_cheapest`` of the three defenders at once (one pass over the suits led)."""
+    # one pass instead of three calls (callgrind, 120 benchmark deals, whole
+    # process: value 1336.6M -> 1328.0M instructions, every card 2644.1M ->
+    # 2616.2M)
+    cdef int s, sh, total = 0, r1 = r, r2 = r, r3 = r
+    cdef const uint16_t* row
+    cdef uint64_t m, h1 = p.hands[1], h2 = p.hands[2], h3 = p.hands[3]
+    cdef uint64_t rest1 = h1, rest2 = h2, rest3 = h3
+    while led:
+        s = dd_ctz(led)
+        led &= led - 1
+        row = LOWEST[ns[s]]
+        sh = 9 * s
+        m = row[(h1 >> sh) & 0x1FF]
+        total += TRUMP_PTS[m]
+        r1 -= dd_popcount(m)
+        rest1 &= ~(m << sh)
+        m = row[(h2 >> sh) & 0x1FF]
+        total += TRUMP_PTS[m]
+        r2 -= dd_popcount(m)
+        rest2 &= ~(m << sh)
+        m = row[(h3 >> sh) & 0x1FF]
+        total += TRUMP_PTS[m]
+        r3 -= dd_popcount(m)
+        rest3 &= ~(m << sh)
+    if r1 > 0:
+        total += cheapest(rest1, r1)
+    if r2 > 0:
+        total += cheapest(rest2, r2)
+    if r3 > 0:
+        total += cheapest(rest3, r3)
+    return total
+
+
 cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     """Points the declarer on lead surely takes by cashing winners at once.
 
@@ -229,8 +264,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         ns[TRUMP] = r1
         if r1:
             led |= 1 << TRUMP
-        pts += (follow_cheapest(p.hands[1], ns, led, r) + follow_cheapest(p.hands[2], ns, led, r)
-                + follow_cheapest(p.hands[3], ns, led, r))
+        pts += follow_cheapest3(p, ns, led, r)
     return pts
 
 
