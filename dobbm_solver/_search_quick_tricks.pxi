@@ -374,6 +374,13 @@ ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
 cdef Bound TRUMPLESS = trumpless_winners
 
 
+# Measured and not kept: the search uses the lower bound only when it reaches
+# beta, so with beta passed in the trump-length bound was skipped when even the
+# defenders' average cards (their points times k over the cards in a hand)
+# could not reach it (55% of those bounds on the value solves).  Nodes
+# unchanged, but more instructions (callgrind, whole process: value 1373.7M ->
+# 1379.1M, every card 2746.8M -> 2766.2M): the test costs more than the
+# cheapest() calls it saves, which mostly end at the zero cards.
 cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
