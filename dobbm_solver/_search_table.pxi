@@ -147,13 +147,19 @@ cdef inline void point_shift(uint64_t mine, uint64_t theirs, int* dmin, int* dma
     declarer points differ by the differences of the pairs he takes: at
     least ``dmin`` (the negative ones), at most ``dmax`` (the positive ones).
     """
-    cdef uint64_t x, y
-    cdef int s, d
+    cdef uint64_t x, y, m, diff = mine ^ theirs
+    cdef int d
     dmin[0] = 0
     dmax[0] = 0
-    for s in range(4):
-        x = mine & SUITMASK[s]
-        y = theirs & SUITMASK[s]
+    # only the suits that differ, each from its lowest difference up: the
+    # cards below it are the same in both, so are their pairs (callgrind, 120
+    # benchmark deals, whole process: value 1288.2M -> 1280.7M instructions,
+    # every card 2545.7M -> 2519.5M)
+    while diff:
+        m = SUITMASK[SUIT[dd_ctz(diff)]]
+        x = mine & m & ~((diff & (~diff + 1)) - 1)
+        y = theirs & m & ~((diff & (~diff + 1)) - 1)
+        diff &= ~m
         while x != y:      # same number of cards: the pairs above the last difference agree
             d = POINTS[dd_ctz(x)] - POINTS[dd_ctz(y)]
             if d > 0:
