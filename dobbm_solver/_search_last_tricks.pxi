@@ -51,22 +51,34 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     """Exact value when every hand holds two cards at a trick start: a tiny minimax."""
     cdef int lead = p.leader
     cdef int s1 = (lead + 1) & 3, s2 = (lead + 2) & 3, s3 = (lead + 3) & 3
+    cdef int rd = (4 - lead) & 3          # the declarer's place in the first trick's order
     cdef uint64_t h0 = p.hands[lead], h1 = p.hands[s1], h2 = p.hands[s2], h3 = p.hands[s3]
-    cdef uint64_t m0, m1, m2, m3
-    cdef int a, b, c, d, w, w2, v, v0, v1, v2, v3, suit, tp, decl, won
-    cdef int la, lb, lc, ld
+    cdef uint64_t m0, m1, m2, m3, bit, lm1, lm2, lm3, lm, won_by
+    cdef uint64_t last[4]                 # each hand's card for the last trick, by place
+    cdef int a, b, c, d, v, v0, v1, v2, v3, suit, pa, pb, pc, p1, decl, won
+    cdef int wb, wc, xb, xc, xd           # the first trick's winning card and place so far
     # alpha-beta within the tree, from a full window at its root (so its
     # value stays exact): a third or fourth hand's second card is often cut
     # (callgrind, 120 benchmark deals, whole process: value 1358.4M ->
     # 1336.6M instructions, every card 2701.1M -> 2644.1M)
     cdef int a0 = -INF, b0 = INF, a1, b1, a2, b2, a3, b3
+    # the first trick's winner and points kept per level as its cards are
+    # chosen, and the last trick's winner from the four last cards at once
+    # (the highest trump, else the highest of the suit its leader holds),
+    # instead of two full trick_winner calls and a branch on the leader per
+    # leaf; the same values, the same cuts (callgrind, 120 benchmark deals,
+    # whole process: value 1277.8M -> 1277.2M instructions, every card
+    # 2509.6M -> 2508.2M)
     v0 = -INF if lead == 0 else INF
     m0 = h0
     while m0:
         a = dd_ctz(m0)
         m0 &= m0 - 1
+        bit = (<uint64_t>1) << a
         suit = SUIT[a]
-        la = dd_ctz(h0 & ~((<uint64_t>1) << a))
+        last[0] = h0 & ~bit
+        lm1 = last[0]
+        pa = POINTS[a]
         v1 = -INF if s1 == 0 else INF
         a1 = a0
         b1 = b0
@@ -74,7 +86,16 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
         while m1:
             b = dd_ctz(m1)
             m1 &= m1 - 1
-            lb = dd_ctz(h1 & ~((<uint64_t>1) << b))
+            bit = (<uint64_t>1) << b
+            last[1] = h1 & ~bit
+            lm2 = lm1 | last[1]
+            pb = pa + POINTS[b]
+            if beats(b, a):
+                wb = b
+                xb = 1
+            else:
+                wb = a
+                xb = 0
             v2 = -INF if s2 == 0 else INF
             a2 = a1
             b2 = b1
@@ -82,7 +103,16 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
             while m2:
                 c = dd_ctz(m2)
                 m2 &= m2 - 1
-                lc = dd_ctz(h2 & ~((<uint64_t>1) << c))
+                bit = (<uint64_t>1) << c
+                last[2] = h2 & ~bit
+                lm3 = lm2 | last[2]
+                pc = pb + POINTS[c]
+                if beats(c, wb):
+                    wc = c
+                    xc = 2
+                else:
+                    wc = wb
+                    xc = xb
                 v3 = -INF if s3 == 0 else INF
                 a3 = a2
                 b3 = b2
@@ -90,26 +120,22 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
                 while m3:
                     d = dd_ctz(m3)
                     m3 &= m3 - 1
-                    ld = dd_ctz(h3 & ~((<uint64_t>1) << d))
-                    # first trick
-                    w = trick_winner(lead, a, b, c, d)
+                    bit = (<uint64_t>1) << d
+                    last[3] = h3 & ~bit
+                    lm = lm3 | last[3]
+                    p1 = pc + POINTS[d]
+                    xd = 3 if beats(d, wc) else xc
                     decl = p.pts
                     won = p.has_trick
-                    if w == 0:
-                        decl += POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
+                    if xd == rd:
+                        decl += p1
                         won = 1
-                    # last trick: forced; the cards in play order from the winner
-                    tp = POINTS[la] + POINTS[lb] + POINTS[lc] + POINTS[ld]
-                    if w == lead:
-                        w2 = trick_winner(lead, la, lb, lc, ld)
-                    elif w == s1:
-                        w2 = trick_winner(s1, lb, lc, ld, la)
-                    elif w == s2:
-                        w2 = trick_winner(s2, lc, ld, la, lb)
-                    else:
-                        w2 = trick_winner(s3, ld, la, lb, lc)
-                    if w2 == 0:
-                        decl += tp
+                    # last trick: led by the first one's winner
+                    won_by = lm & SUITMASK[TRUMP]
+                    if not won_by:
+                        won_by = lm & SUITMASK[SUIT[dd_ctz(last[xd])]]
+                    if (last[rd] >> highest(won_by)) & 1:
+                        decl += p.rem_pts - p1
                         won = 1
                     v = decl + (bonus if won else 0)
                     if ab_take(s3 == 0, v, &v3, &a3, &b3):
