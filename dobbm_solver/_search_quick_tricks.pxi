@@ -384,7 +384,7 @@ cdef Bound TRUMPLESS = trumpless_winners
 cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
-    cdef int lo, v, k, n, i
+    cdef int lo, v, k, n, i, x
     decl_tr = p.hands[0] & SUITMASK[TRUMP]
     def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
     if not def_tr and decl_tr and p.leader != 0:
@@ -407,12 +407,16 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
         k = dd_popcount(decl_tr)
         v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]
         n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
-        while n and vul:
-            i = highest(vul)
-            vul &= ~((<uint64_t>1) << i)
-            v -= POINTS[i]
-            k -= 1
-            n -= 1
+        # the n highest of vul (all of them if fewer) by one table lookup:
+        # vul less its lowest cards, not a loop per card (callgrind, 120
+        # benchmark deals, whole process: value 1277.3M -> 1274.1M
+        # instructions, every card 2507.9M -> 2498.8M)
+        x = <int>(vul >> (9 * TRUMP))
+        i = dd_popcount(x)
+        if n < i:
+            x &= ~LOWEST[i - n][x]
+        v -= TRUMP_PTS[x]
+        k -= dd_popcount(x)
         if k:
             lo = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
                   + cheapest(p.hands[3], k))
