@@ -93,25 +93,24 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
     (he has no trump then) his richest cards of the suits not led."""
     cdef int s, c, f, total = 0
     cdef uint64_t x, pool = 0
+    cdef int m
+    # each suit led by one table lookup (LOWEST), not a loop per card
+    # (callgrind, 120 benchmark deals, whole process: value 1274.1M ->
+    # 1273.0M instructions, every card 2498.8M -> 2496.5M)
     for s in range(4):
-        x = hand & SUITMASK[s]
         f = ns[s]
-        if s == TRUMP:
-            while f and x:
-                c = dd_ctz(x)
-                x &= x - 1
-                total += POINTS[c]
-                f -= 1
-                r -= 1
-        elif f:
-            while f and x:
-                c = highest(x)
-                x &= ~((<uint64_t>1) << c)
-                total += POINTS[c]
-                f -= 1
-                r -= 1
+        if f:
+            m = (hand >> (9 * s)) & 0x1FF
+            if s == TRUMP:
+                m = LOWEST[f][m]
+            else:
+                c = dd_popcount(m)
+                if f < c:
+                    m &= ~LOWEST[c - f][m]
+            total += TRUMP_PTS[m]
+            r -= dd_popcount(m)
         else:
-            pool |= x
+            pool |= hand & SUITMASK[s]
     # the richest of the pool, whatever their suits: by rank, from the Sau down
     # (taking the highest card in the card order instead took the highest
     # suit's cards first, often a zero card over a Ten)
@@ -128,8 +127,9 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
 
 # LOWEST[f][x]: the lowest f cards of the suit's cards x (9-bit ranks), all of
 # them when x holds fewer: a cashing bound's follower plays these to f leads of
-# the suit (a lookup per suit led instead of a loop per card)
-cdef uint16_t LOWEST[9][512]
+# the suit (a lookup per suit led instead of a loop per card); f up to 9, all
+# nine trumps cashed from one hand
+cdef uint16_t LOWEST[10][512]
 
 
 cdef void _init_lowest() noexcept:
@@ -137,7 +137,7 @@ cdef void _init_lowest() noexcept:
     for x in range(512):
         y = 0
         n = 0
-        for f in range(9):
+        for f in range(10):
             LOWEST[f][x] = y
             if n < 9:
                 while n < 9 and not (x >> n) & 1:
