@@ -234,8 +234,16 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     ns[0] = ns[1] = ns[2] = ns[3] = 0
     while dt:
         dall = f1 | f2 | f3
+        if not dall:
+            # no trump against him: all the rest win, at once, not a pass
+            # per trump (callgrind, 120 benchmark deals, whole process:
+            # value 1273.1M -> 1268.2M instructions, every card 2496.7M ->
+            # 2479.4M)
+            pts += TRUMP_PTS[dt >> (9 * TRUMP)]
+            r += dd_popcount(dt)
+            break
         c = highest(dt)
-        if dall and c < highest(dall):
+        if c < highest(dall):
             break
         dt &= ~((<uint64_t>1) << c)
         pts += POINTS[c]
