@@ -238,7 +238,9 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
             # no trump against him: all the rest win, at once, not a pass
             # per trump (callgrind, 120 benchmark deals, whole process:
             # value 1273.1M -> 1268.2M instructions, every card 2496.7M ->
-            # 2479.4M)
+            # 2479.4M).  Measured and not kept: the same in defender_cash
+            # when no other hand holds a trump (value 1268.1M, every card
+            # 2479.4M: such positions are rare there)
             pts += TRUMP_PTS[dt >> (9 * TRUMP)]
             r += dd_popcount(dt)
             break
