@@ -36,7 +36,9 @@ leads that win the trick or let a partner win it first, the richest first
 (refutations that take points, found first, also return tighter fail-soft
 bounds, so MTD(f) takes bigger steps); other leads by a history counter
 (credited for a cutoff by the cube of the cards left, debited three
-times that for each lead tried before it), on ties the declarer's highest
+times that for each lead tried before it; a defender's counted by suit and
+how many of the other hands' cards lie below the lead, not by the card:
+value nodes 1.40M -> 1.32M, every card's 4.25M -> 4.14M), on ties the declarer's highest
 card and a defender's lowest first; following cards by trick-winning
 heuristics alone (a defender who can win the trick for good does so with
 his richest such card, one that would not win a trick later first; the

@@ -151,6 +151,60 @@ cdef inline bint ruff_for(const Pos* p, int seat, uint64_t sm) noexcept nogil:
     return False
 
 
+cdef inline int lead_key(uint64_t others, int c) noexcept nogil:
+    """A defender's lead ``c`` in his lead history: its suit and how many of
+    ``others`` (the other three hands' cards) of the suit lie below it (at
+    most 7: the eighth counter of each suit is spare, see ``others_slot``).
+
+    Leads alike up to the cards gone share a counter: the lowest card of a
+    suit, or the one just above the declarer's lowest, keeps its credit when
+    lower cards fall, and a run of the leader's own shares one.  Keyed so
+    instead of by the card, value nodes on the 120 benchmark deals 1397446 ->
+    1324155, analysis 4251590 -> 4143199; on other deals of
+    benchmarks/make_hands.py's generator (300 of seed 777, 300 of 4242,
+    1,000 of 1001) value -2.2%, -3.6%, -1.0%, analysis -2.3%, -2.0%,
+    -0.05%, the same values.  Counting instead all the cards present below
+    it: 1335917, 4158665; the declarer's alone: 1345924, 4122764; the
+    others' above it: 1422929, 4231303; the declarer's above it: 1408462,
+    4164507.  The declarer's leads keep the card itself: keyed by all the
+    cards present below (or above) his ordered worse, 1486437, 4302607
+    (1506051, 4290206) for both sides.
+    """
+    cdef int k = dd_popcount(others & SUITMASK[SUIT[c]] & (((<uint64_t>1) << c) - 1))
+    return SUIT[c] * 9 + (k if k < 8 else 7)
+
+
+cdef inline int* others_slot(Ctx* ctx, int j) noexcept nogil:
+    """Half ``j`` (0..11) of the spare counters of the defenders' lead histories
+    (the eighth of each suit: :func:`lead_key` stops at 7)."""
+    return &ctx.lead_history[1 + (j >> 2)][(j & 3) * 9 + 8]
+
+
+cdef inline void put_others(Ctx* ctx, int tricks, uint64_t others) noexcept nogil:
+    """Keep a defender's ``others`` (see :func:`lead_key`) at a trick start
+    with ``tricks`` tricks left, for :func:`lead_credit`, which sees only the
+    moves.  One mask for each number of tricks 3..8 (twelve spare counters):
+    no other trick start with as many tricks left is searched until that
+    node credits its leads, so the mask is its own.  (Where the search
+    had a single lead to play and did not order it, the mask is that of the
+    last trick start ordered with as many tricks left: a near position, and
+    the same on every run.)"""
+    cdef int j = 2 * (tricks - 3)
+    if 0 <= j < 12:
+        others_slot(ctx, j)[0] = <int><uint32_t>others
+        others_slot(ctx, j + 1)[0] = <int><uint32_t>(others >> 32)
+
+
+cdef inline bint get_others(Ctx* ctx, int tricks, uint64_t* others) noexcept nogil:
+    """The mask :func:`put_others` kept for ``tricks`` tricks left (false: none kept)."""
+    cdef int j = 2 * (tricks - 3)
+    if not 0 <= j < 12:
+        return False
+    others[0] = ((<uint64_t>(<uint32_t>others_slot(ctx, j)[0]))
+                 | ((<uint64_t>(<uint32_t>others_slot(ctx, j + 1)[0])) << 32))
+    return True
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
                             uint64_t later_d, uint64_t later_f) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many.
@@ -163,9 +217,12 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
     cdef bint mine = False, safe = False
     cdef uint64_t opp = 0     # legal cards of the opponents still to play to the trick
     cdef uint64_t decl = 0, part = 0, sm, low
+    cdef uint64_t others = 0
     if p.ncards == 0 and seat != 0:
         decl = p.hands[0]
         part = (p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
+        others = decl | part
+        put_others(ctx, dd_popcount(others) // 3, others)    # for lead_credit
     if p.ncards:
         w = p.win
         wseat = (p.leader + w) & 3
@@ -183,13 +240,14 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
         moves &= moves - 1
         if p.ncards == 0:
             # leads: by history (it learns which leads refute, and debits
-            # those that failed, see lead_credit); on ties the declarer's
+            # those that failed, see lead_credit; a defender's keyed by
+            # lead_key, the declarer's by the card); on ties the declarer's
             # higher cards first, a defender's lower ones (those outside
             # the tiers below mostly give the trick away: cheaply first).
             # Static promise (sure winners first, as a bridge solver
             # would) and the table's move (from a search at another MTD(f)
             # threshold) both ordered the declarer's leads worse than this.
-            hist = ctx.lead_history[seat][c]
+            hist = ctx.lead_history[seat][lead_key(others, c) if seat else c]
             sc = (hist << 4) + (RANK[c] if seat == 0 else 8 - RANK[c])
             sm = SUITMASK[SUIT[c]]
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
@@ -313,18 +371,30 @@ cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int de
     keep failing sink below those that have not been tried.  Both are halved
     for the seat when one grows large (no overflow over long runs of roots:
     a weight is at most 36^3, so scores stay far below the tiers of
-    ``order_moves``).
+    ``order_moves``).  Measured (value, analysis nodes on the benchmark,
+    then 1397446, 4251590, history keyed by the card): a debit of twice the
+    weight 1467877, 4277945, four times 1415760, 4352853, five times
+    1409654, 4358273; the weight depth^4 1540021, 4484264, 2^(depth/2)
+    1434793, 4529982; halved past 2^16 1473608, 4426953, 2^18 1408755,
+    4264949, 2^21 1406849, 4238385, 2^22 1407329, 4277449, 2^24 1399619,
+    4223274.
     """
-    cdef int w = depth * depth * depth, k
+    cdef int w = depth * depth * depth, k, c
     cdef int* h = ctx.lead_history[seat]
     cdef bint big = False
-    h[moves[i]] += w
-    if h[moves[i]] > (1 << 20):
+    cdef uint64_t others = 0
+    if seat and not get_others(ctx, depth >> 2, &others):
+        return      # a defender's leads are keyed by lead_key
+    c = lead_key(others, moves[i]) if seat else moves[i]
+    h[c] += w
+    if h[c] > (1 << 20):
         big = True
     for k in range(i):
-        h[moves[k]] -= 3 * w
-        if h[moves[k]] < -(1 << 20):
+        c = lead_key(others, moves[k]) if seat else moves[k]
+        h[c] -= 3 * w
+        if h[c] < -(1 << 20):
             big = True
     if big:
         for k in range(NCARDS):
-            h[k] //= 2
+            if seat == 0 or RANK[k] != 8:   # not put_others' masks
+                h[k] //= 2
