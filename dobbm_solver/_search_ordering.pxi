@@ -289,7 +289,20 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             elif not mine and beats(c, w):
                 # the declarer has played: a card beating his is the
                 # defenders' trick at once (value nodes 4475836 -> 4461744;
-                # such cards last instead: 6.24M)
+                # such cards last instead: 6.24M).  Not kept: a trump with
+                # points beating his ranked with the kept winners while a
+                # partner still to play beats it, the mover holds a zero
+                # trump below it and the declarer a trump with points
+                # below it (the ducking pattern: HK wins, H8 ducks under
+                # the partner's H10 and HK takes the declarer's HO later):
+                # value nodes 1324155 -> 1284211, analysis 4143199 ->
+                # 4132626, but held-out (300 deals each of seeds 777 and
+                # 4242, 1,000 of seed 1001) +0.2%, +1.5%, +1.1% value,
+                # +0.3% analysis each; only in second hand to the
+                # declarer's trump lead with the fourth hand beating it,
+                # 1287967, 4136793, held-out -0.2%, +0.4%, +0.5%; for any
+                # trump beating his that a partner still to play beats,
+                # 1424717, 4251488
                 sc += 1 << 16
         elif beats(c, w):
             if not (opp & beat_mask(c)):
@@ -377,7 +390,28 @@ cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int de
     1409654, 4358273; the weight depth^4 1540021, 4484264, 2^(depth/2)
     1434793, 4529982; halved past 2^16 1473608, 4426953, 2^18 1408755,
     4264949, 2^21 1406849, 4238385, 2^22 1407329, 4277449, 2^24 1399619,
-    4223274.
+    4223274.  With a defender's keyed by :func:`lead_key` (then 1324155,
+    4143199), not kept: a defender's debit four or five times the weight
+    (1319154, 4129779; 1313161, 4136583: on 300 deals each of seeds 777 and
+    4242 and 1,000 of seed 1001, -0.4% to +0.7%, noise), his weight twice
+    the declarer's (1314966, 4126971; held-out -0.2% to +0.3%); the
+    declarer's debit 0, 1, 2 or 4 times (1458046, 1411648, 1401031,
+    1321840; analysis 4280288, 4197044, 4138906, 4162978); no debit for a
+    lead of the same key as the cutoff (1302353, 4136954; held-out value
+    -0.05%, -0.04%, +0.19%, analysis +0.00%, +0.06%, +0.08%); one table for
+    the three defenders (1346338, 4166643); the tables halved (1359554,
+    4219174), quartered (1368528, 4177257) or cleared (1578330, 4258193)
+    at each search of the opening lead (each MTD(f) pass of a value
+    solve); a defender's keys split by the declarer being void in the suit
+    or by five or more tricks left (below capped at 3 to make room:
+    1347427, 4183173; 1311576, 4177041; the cap alone 1348129, 4153907),
+    or keyed by below capped at 3 and a higher card of the others or none
+    (1340044, 4176595); trumps by the card (1332379, 4172015), or plain
+    cards (1395725, 4259313); the history also ordering within the two
+    static tiers (1327242, 4140262; 1326797, 4173476).  Ties: the
+    declarer's lowest first (1314319, 4144448), a defender's highest
+    (1504957, 4456780), his cheapest (1354089, 4190407), the declarer's
+    richest (1318286, 4143275).
     """
     cdef int w = depth * depth * depth, k, c
     cdef int* h = ctx.lead_history[seat]
