@@ -297,7 +297,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     alpha = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            lead_credit(ctx, seat, moves, i, depth)
+                            lead_credit(ctx, p, seat, moves, i, depth)
                         break
     else:
         best = INF
@@ -310,7 +310,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                     beta = v
                     if alpha >= beta:
                         if p.ncards == 0:
-                            lead_credit(ctx, seat, moves, i, depth)
+                            lead_credit(ctx, p, seat, moves, i, depth)
                         break
 
     if p.ncards == 0:

@@ -153,56 +153,25 @@ cdef inline bint ruff_for(const Pos* p, int seat, uint64_t sm) noexcept nogil:
 
 cdef inline int lead_key(uint64_t others, int c) noexcept nogil:
     """A defender's lead ``c`` in his lead history: its suit and how many of
-    ``others`` (the other three hands' cards) of the suit lie below it (at
-    most 7: the eighth counter of each suit is spare, see ``others_slot``).
+    ``others`` (the other three hands' cards) of the suit lie below it.
 
     Leads alike up to the cards gone share a counter: the lowest card of a
     suit, or the one just above the declarer's lowest, keeps its credit when
     lower cards fall, and a run of the leader's own shares one.  Keyed so
     instead of by the card, value nodes on the 120 benchmark deals 1397446 ->
-    1324155, analysis 4251590 -> 4143199; on other deals of
+    1324504, analysis 4251590 -> 4143084; on other deals of
     benchmarks/make_hands.py's generator (300 of seed 777, 300 of 4242,
     1,000 of 1001) value -2.2%, -3.6%, -1.0%, analysis -2.3%, -2.0%,
-    -0.05%, the same values.  Counting instead all the cards present below
+    -0.05%, the same values (measured with the key capped at 7 and a
+    forced lead credited with a nearby position's cards: 1324155, 4143199
+    on the benchmark; the figures below too).  Counting instead all the cards present below
     it: 1335917, 4158665; the declarer's alone: 1345924, 4122764; the
     others' above it: 1422929, 4231303; the declarer's above it: 1408462,
     4164507.  The declarer's leads keep the card itself: keyed by all the
     cards present below (or above) his ordered worse, 1486437, 4302607
     (1506051, 4290206) for both sides.
     """
-    cdef int k = dd_popcount(others & SUITMASK[SUIT[c]] & (((<uint64_t>1) << c) - 1))
-    return SUIT[c] * 9 + (k if k < 8 else 7)
-
-
-cdef inline int* others_slot(Ctx* ctx, int j) noexcept nogil:
-    """Half ``j`` (0..11) of the spare counters of the defenders' lead histories
-    (the eighth of each suit: :func:`lead_key` stops at 7)."""
-    return &ctx.lead_history[1 + (j >> 2)][(j & 3) * 9 + 8]
-
-
-cdef inline void put_others(Ctx* ctx, int tricks, uint64_t others) noexcept nogil:
-    """Keep a defender's ``others`` (see :func:`lead_key`) at a trick start
-    with ``tricks`` tricks left, for :func:`lead_credit`, which sees only the
-    moves.  One mask for each number of tricks 3..8 (twelve spare counters):
-    no other trick start with as many tricks left is searched until that
-    node credits its leads, so the mask is its own.  (Where the search
-    had a single lead to play and did not order it, the mask is that of the
-    last trick start ordered with as many tricks left: a near position, and
-    the same on every run.)"""
-    cdef int j = 2 * (tricks - 3)
-    if 0 <= j < 12:
-        others_slot(ctx, j)[0] = <int><uint32_t>others
-        others_slot(ctx, j + 1)[0] = <int><uint32_t>(others >> 32)
-
-
-cdef inline bint get_others(Ctx* ctx, int tricks, uint64_t* others) noexcept nogil:
-    """The mask :func:`put_others` kept for ``tricks`` tricks left (false: none kept)."""
-    cdef int j = 2 * (tricks - 3)
-    if not 0 <= j < 12:
-        return False
-    others[0] = ((<uint64_t>(<uint32_t>others_slot(ctx, j)[0]))
-                 | ((<uint64_t>(<uint32_t>others_slot(ctx, j + 1)[0])) << 32))
-    return True
+    return SUIT[c] * 9 + dd_popcount(others & SUITMASK[SUIT[c]] & (((<uint64_t>1) << c) - 1))
 
 
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
@@ -222,7 +191,6 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
         decl = p.hands[0]
         part = (p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
         others = decl | part
-        put_others(ctx, dd_popcount(others) // 3, others)    # for lead_credit
     if p.ncards:
         w = p.win
         wseat = (p.leader + w) & 3
@@ -375,7 +343,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
     return n
 
 
-cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int depth) noexcept nogil:
+cdef inline void lead_credit(Ctx* ctx, const Pos* p, int seat, const int* moves, int i, int depth) noexcept nogil:
     """Lead ``moves[i]`` of ``seat`` cut off with ``depth`` cards left: credit it, debit the leads tried before it.
 
     The weight grows with the cube of the cards left (a cutoff high in the
@@ -416,9 +384,8 @@ cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int de
     cdef int w = depth * depth * depth, k, c
     cdef int* h = ctx.lead_history[seat]
     cdef bint big = False
-    cdef uint64_t others = 0
-    if seat and not get_others(ctx, depth >> 2, &others):
-        return      # a defender's leads are keyed by lead_key
+    # a defender's leads are keyed by lead_key, over the other hands' cards
+    cdef uint64_t others = (p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
     c = lead_key(others, moves[i]) if seat else moves[i]
     h[c] += w
     if h[c] > (1 << 20):
@@ -430,5 +397,4 @@ cdef inline void lead_credit(Ctx* ctx, int seat, const int* moves, int i, int de
             big = True
     if big:
         for k in range(NCARDS):
-            if seat == 0 or RANK[k] != 8:   # not put_others' masks
-                h[k] //= 2
+            h[k] //= 2
