@@ -528,3 +528,13 @@ def test_ctrl_c_while_connecting_to_dask(tmp_path):
     assert err.strip() == (f"interrupted before {out} was read (while connecting to {address}): nothing written; "
                            "run the same command again")
     assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("data", [b'"\n"\n', b'"a\rb",c\n', b'"x\n",y,z,w\nmore\n'])
+def test_a_header_holding_a_line_break_is_named_on_one_line(data):
+    """A quoted CSV field may hold a line break: the message shows it escaped (found by the fuzz test above)."""
+    from dobbm_solver.study.output import parse_results
+    with pytest.raises(StudyError) as e:
+        parse_results(data, "csv", "f")
+    assert str(e.value).startswith("f: line 1 is not the header") and "\n" not in str(e.value)
+    assert "\r" not in str(e.value)

@@ -70,9 +70,11 @@ def csv_records(data: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
 
 
 def shown_columns(names: Sequence[str], most: int = 60) -> str:
-    """The first column names of a header, for a message: at most ``most`` characters."""
+    """The first column names of a header, for a message: at most ``most`` characters,
+    on one line (a quoted CSV field may hold a line break: shown escaped)."""
     text = ",".join(names[:3]) or "nothing"
-    return text if len(text) <= most else text[:most] + "..."
+    text = text if len(text) <= most else text[:most] + "..."
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def csv_header(line: str) -> list[str]:
