@@ -174,6 +174,12 @@ cdef inline int lead_key(uint64_t others, int c) noexcept nogil:
     return SUIT[c] * 9 + dd_popcount(others & SUITMASK[SUIT[c]] & (((<uint64_t>1) << c) - 1))
 
 
+cdef inline int lead_index(uint64_t others, int seat, int c) noexcept nogil:
+    """Where ``seat``'s lead ``c`` counts in his lead history: the declarer's by
+    the card, a defender's by :func:`lead_key`."""
+    return lead_key(others, c) if seat else c
+
+
 cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, int* out,
                             uint64_t later_d, uint64_t later_f) noexcept nogil:
     """Fill ``out`` with the moves, most promising first; return how many.
@@ -215,7 +221,7 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             # Static promise (sure winners first, as a bridge solver
             # would) and the table's move (from a search at another MTD(f)
             # threshold) both ordered the declarer's leads worse than this.
-            hist = ctx.lead_history[seat][lead_key(others, c) if seat else c]
+            hist = ctx.lead_history[seat][lead_index(others, seat, c)]
             sc = (hist << 4) + (RANK[c] if seat == 0 else 8 - RANK[c])
             sm = SUITMASK[SUIT[c]]
             if seat != 0 and (SUIT[c] == TRUMP or not (decl & SUITMASK[TRUMP]) or (decl & sm)):
@@ -386,12 +392,12 @@ cdef inline void lead_credit(Ctx* ctx, const Pos* p, int seat, const int* moves,
     cdef bint big = False
     # a defender's leads are keyed by lead_key, over the other hands' cards
     cdef uint64_t others = (p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]) & ~p.hands[seat]
-    c = lead_key(others, moves[i]) if seat else moves[i]
+    c = lead_index(others, seat, moves[i])
     h[c] += w
     if h[c] > (1 << 20):
         big = True
     for k in range(i):
-        c = lead_key(others, moves[k]) if seat else moves[k]
+        c = lead_index(others, seat, moves[k])
         h[c] -= 3 * w
         if h[c] < -(1 << 20):
             big = True
