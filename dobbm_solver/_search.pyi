@@ -59,5 +59,6 @@ class Core:
         """Exact value of the root (``guess``: the first MTD(f) test; -1 for the default)."""
     def card_values(self) -> list[tuple[int, int]]:
         """``(card, value)`` for every legal card of the seat to move, by card."""
-    def line(self) -> list[int]:
-        """A best line of play from the root to the end, cards in play order."""
+    def line(self, value: int = -1) -> list[int]:
+        """A best line of play from the root to the end, cards in play order;
+        ``value``: the root's value when known (from ``card_values``), else searched."""

@@ -156,8 +156,8 @@ class Solver:
             return Analysis(deal.declarer, final_points(deal, state), None, 0, deal.contract,
                             deal.doublings, {}, ())
         cards = dict(self._core.card_values())
-        line = tuple(self._core.line())
         value = max(cards.values()) if state.to_move == deal.declarer else min(cards.values())
+        line = tuple(self._core.line(value))
         return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
                         deal.doublings, cards, line)
 
