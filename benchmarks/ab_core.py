@@ -12,19 +12,24 @@ Run from the repository root:
 
     python benchmarks/ab_core.py HEAD .                  # the last commit against the working tree
     python benchmarks/ab_core.py HEAD~1 HEAD --mode cards --rounds 9
+    python benchmarks/ab_core.py HEAD . --pgo            # both built profile-guided (GCC), as installed
 
 A revision is anything ``git show`` takes, or ``.`` for the files as they are
 now.  Each deal's time is its median over the rounds (after a warm-up round);
 the report gives each build's median and total over the deals, and B's time
 over A's by median, in total and as the median of the per-deal ratios.  The
 builds use the compiler flags and directives that ``setup.py`` gives the core,
-and need Cython and setuptools (``pip install -e ".[bench]"``).
+and need Cython and setuptools (``pip install -e ".[bench]"``); with ``--pgo``
+both are built profile-guided by ``setup.py``'s own steps and training run
+(GCC only), as the package's core is: a change can move the compiler's
+inlining and layout, which the profile changes too.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.machinery
 import importlib.util
 import re
 import statistics
@@ -45,7 +50,8 @@ CORE = re.compile(r"^dobbm_solver/_search[^/]*\.(pyx|pxi|pxd)$")
 BUILD = """\
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-setup(ext_modules=cythonize([Extension({name!r}, [{name!r} + ".pyx"], extra_compile_args={args!r})],
+setup(ext_modules=cythonize([Extension({name!r}, [{name!r} + ".pyx"], extra_compile_args={args!r},
+                                       extra_link_args={link!r})],
                             compiler_directives={directives!r}, quiet=True))
 """
 
@@ -53,6 +59,26 @@ setup(ext_modules=cythonize([Extension({name!r}, [{name!r} + ".pyx"], extra_comp
 def release_flags() -> tuple[list[str], dict[str, Any]]:
     """The search core's compiler flags and Cython directives, read from ``setup.py``
     (run with ``setup`` and ``cythonize`` stood in for, so nothing is built)."""
+    args, directives, _ = _read_setup()
+    return args, directives
+
+
+def pgo_steps() -> dict[str, Any]:
+    """``setup.py``'s profile-guided build: the flags of its two compiles
+    (``generate``, ``use``), its training script and the deals it solves."""
+    return _read_setup()[2]
+
+
+def gcc_default() -> bool:
+    """Whether the builds compile with GCC (``setup.py``'s test), which ``--pgo`` needs."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    return bool(pgo_steps()["gcc"](compiler))
+
+
+def _read_setup() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
     import runpy
 
     import Cython.Build
@@ -62,11 +88,13 @@ def release_flags() -> tuple[list[str], dict[str, Any]]:
     setuptools.setup = lambda **kw: seen.update(kw)                                  # type: ignore[assignment]
     Cython.Build.cythonize = lambda exts, **kw: seen.update(exts=exts, **kw)         # type: ignore[assignment]
     try:
-        runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
+        glob = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
     finally:
         setuptools.setup, Cython.Build.cythonize = saved
     [core] = [e for e in seen["exts"] if e.name == "dobbm_solver._search"]
-    return list(core.extra_compile_args), dict(seen["compiler_directives"])
+    pgo = {"generate": list(glob["PGO_GENERATE"]), "use": list(glob["PGO_USE"]),
+           "training": glob["PGO_TRAINING"], "deals": glob["PGO_DEALS"], "gcc": glob["gcc_compiler"]}
+    return list(core.extra_compile_args), dict(seen["compiler_directives"]), pgo
 
 
 def core_files(rev: str) -> dict[str, str]:
@@ -82,8 +110,10 @@ def core_files(rev: str) -> dict[str, str]:
             for n in names if CORE.match(n)}
 
 
-def build(rev: str, name: str, where: Path) -> Any:
-    """Compile ``rev``'s core as the module ``name`` in ``where``; return the module."""
+def build(rev: str, name: str, where: Path, pgo: bool = False) -> Any:
+    """Compile ``rev``'s core as the module ``name`` in ``where``; return the module.
+    ``pgo``: profile-guided, as ``setup.py`` builds the package's core with GCC
+    (instrumented, its training run, then again with the profile)."""
     if importlib.util.find_spec("Cython") is None:
         raise SystemExit('ab_core: the builds need Cython and setuptools: pip install -e ".[bench]"')
     files = core_files(rev)
@@ -95,13 +125,30 @@ def build(rev: str, name: str, where: Path) -> Any:
         # the module and its declarations take the new name; the included .pxi keep theirs
         target = f"{name}{fname[len('_search'):]}" if fname in ("_search.pyx", "_search.pxd") else fname
         (folder / target).write_text(text, encoding="utf-8")
-    args, directives = release_flags()
-    (folder / "setup.py").write_text(BUILD.format(name=name, args=args, directives=directives),
-                                     encoding="utf-8")
-    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"ab_core: {rev}: the build failed:\n{done.stderr[-2000:]}")
+    args, directives, steps = _read_setup()
+
+    def compile_with(extra: list[str], link: list[str]) -> None:
+        (folder / "setup.py").write_text(BUILD.format(name=name, args=args + extra, link=link,
+                                                      directives=directives), encoding="utf-8")
+        done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--force"], cwd=folder,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"ab_core: {rev}: the build failed:\n{done.stderr[-2000:]}")
+
+    if pgo:
+        compile_with(steps["generate"], steps["generate"])
+        built = [folder / (name + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                 if (folder / (name + suffix)).exists()]
+        if not built:
+            raise SystemExit(f"ab_core: {rev}: the instrumented build left no module")
+        training = steps["training"].replace('"dobbm_solver._search"', repr(name))
+        done = subprocess.run([sys.executable, "-c", training, str(built[0]), str(steps["deals"])],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"ab_core: {rev}: the training run failed:\n{done.stderr[-2000:]}")
+        compile_with(steps["use"], [])
+    else:
+        compile_with([], [])
     sys.path.insert(0, str(folder))
     return importlib.import_module(name)
 
@@ -165,12 +212,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", choices=("value", "cards"), default="value",
                     help="the value alone, or every legal card's value")
     ap.add_argument("--deals", type=Path, default=ROOT / "hands" / "benchmark.yaml")
+    ap.add_argument("--pgo", action="store_true",
+                    help="build both cores profile-guided, as setup.py builds the package's with GCC")
     opts = ap.parse_args(argv)
     if opts.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if opts.pgo and not gcc_default():
+        ap.error("--pgo needs GCC, as setup.py's profile-guided build does")
     args = roots(opts.deals)
     with tempfile.TemporaryDirectory(prefix="ab_core_") as tmp:
-        mods = [build(opts.a, "_search_ab_a", Path(tmp)), build(opts.b, "_search_ab_b", Path(tmp))]
+        mods = [build(opts.a, "_search_ab_a", Path(tmp), opts.pgo),
+                build(opts.b, "_search_ab_b", Path(tmp), opts.pgo)]
         r = compare(mods, args, opts.rounds, opts.mode)
     print(f"A {opts.a}: median {r['a_ms_median']} ms, total {r['a_s_total']} s, {r['a_nodes']} nodes")
     print(f"B {opts.b}: median {r['b_ms_median']} ms, total {r['b_s_total']} s, {r['b_nodes']} nodes")

@@ -63,7 +63,9 @@ def test_two_builds_agree_and_count_the_same_nodes(tmp_path) -> None:
     if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT,
                                                      capture_output=True).returncode != 0:
         pytest.skip("needs a git checkout")
-    mods = [ab.build(".", "_search_ab_t1", tmp_path), ab.build("HEAD", "_search_ab_t2", tmp_path)]
+    # one of them profile-guided, as setup.py builds the package's core with GCC
+    pgo = ab.gcc_default()
+    mods = [ab.build(".", "_search_ab_t1", tmp_path, pgo=pgo), ab.build("HEAD", "_search_ab_t2", tmp_path)]
     args = ab.roots(DEALS)[:8]
     r = ab.compare(mods, args, 1, "cards")
     solver = Solver()
@@ -75,6 +77,13 @@ def test_two_builds_agree_and_count_the_same_nodes(tmp_path) -> None:
     assert r["ratio_by_median"] > 0 and r["ratio_in_total"] > 0
     if ab.core_files(".") == ab.core_files("HEAD"):
         assert r["b_nodes"] == want
+
+
+def test_the_profile_guided_steps_are_setup_pys() -> None:
+    """--pgo builds with setup.py's own flags and training run, read without building."""
+    steps = ab.pgo_steps()
+    assert "-fprofile-generate" in steps["generate"] and "-fprofile-use" in steps["use"]
+    assert '"dobbm_solver._search"' in steps["training"] and steps["deals"] > 0
 
 
 def test_the_builds_take_setup_pys_flags(monkeypatch) -> None:
