@@ -13,6 +13,7 @@ Run from the repository root:
     python benchmarks/ab_core.py HEAD .                  # the last commit against the working tree
     python benchmarks/ab_core.py HEAD~1 HEAD --mode cards --rounds 9
     python benchmarks/ab_core.py HEAD . --pgo            # both built profile-guided (GCC), as installed
+    python benchmarks/ab_core.py HEAD . --mode study     # the lay-away studies (one job, a shared table)
 
 A revision is anything ``git show`` takes, or ``.`` for the files as they are
 now.  Each deal's time is its median over the rounds (after a warm-up round);
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package (the deals' loader), not whichever one is installed
 
 from dobbm_solver.handfile import load_hand_file  # noqa: E402
+from dobbm_solver.heuristics import legal_discards  # noqa: E402
 from dobbm_solver.solver import Solver  # noqa: E402
 
 CORE = re.compile(r"^dobbm_solver/_search[^/]*\.(pyx|pxi|pxd)$")
@@ -173,8 +175,41 @@ def roots(deals_file: Path) -> list[tuple]:
     return out
 
 
-def compare(mods: list[Any], args: list[tuple], rounds: int, mode: str) -> dict[str, Any]:
-    """Solve every root with each module's core, alternating; the figures of each and B over A."""
+def study_roots(deals_file: Path) -> list[list[tuple]]:
+    """For each Dobbm of the file whose lay-away is still open, the core's roots of
+    its lay-away study, as :meth:`~dobbm_solver.solver.Solver.study_discards`
+    sets them with one job (its lay-aways in order, each after the first
+    keeping the table)."""
+    solver = Solver(1)
+    out = []
+    for deal in load_hand_file(deals_file):
+        if not deal.needs_discard:
+            continue
+        run = []
+        for i, discard in enumerate(legal_discards(deal.hands[deal.declarer] | deal.dobb)):
+            cap = _Capture()
+            solver._load(deal.with_discard(discard), keep_table=i > 0, core=cap)   # type: ignore[arg-type]
+            run.append(cap.args)
+        out.append(run)
+    return out
+
+
+def _solve(core: Any, arg: tuple | list[tuple], mode: str) -> tuple[Any, int]:
+    """One item's results and nodes: a root's value or every card's, or a study's values."""
+    if mode == "study":
+        values, nodes = [], 0
+        for root in arg:
+            core.set_position(*root)
+            values.append(core.value())
+            nodes += core.nodes
+        return values, nodes
+    core.set_position(*arg)
+    return (core.value() if mode == "value" else core.card_values()), core.nodes
+
+
+def compare(mods: list[Any], args: list, rounds: int, mode: str) -> dict[str, Any]:
+    """Solve every root (in mode ``study``: every study's run of roots) with each
+    module's core, alternating; the figures of each and B over A."""
     cores = [m.Core(64) for m in mods]
     times: list[list[list[float]]] = [[[] for _ in args] for _ in cores]
     nodes = [0, 0]
@@ -182,15 +217,14 @@ def compare(mods: list[Any], args: list[tuple], rounds: int, mode: str) -> dict[
         for i, arg in enumerate(args):
             got = []
             for k in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
-                cores[k].set_position(*arg)
                 t0 = time.perf_counter()
-                result = cores[k].value() if mode == "value" else cores[k].card_values()
+                result, searched = _solve(cores[k], arg, mode)
                 t = time.perf_counter() - t0
                 got.append(result)
                 if rnd:
                     times[k][i].append(t)
                 if rnd == 1:
-                    nodes[k] += cores[k].nodes
+                    nodes[k] += searched
             if got[0] != got[1]:
                 raise SystemExit(f"ab_core: deal {i}: the builds disagree: {got[0]} / {got[1]}")
     per = [[statistics.median(t) for t in times[k]] for k in range(2)]
@@ -209,9 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("a", help="the revision to compare against (git, or . for the working tree)")
     ap.add_argument("b", help="the revision whose time is given over A's")
     ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--mode", choices=("value", "cards"), default="value",
-                    help="the value alone, or every legal card's value")
-    ap.add_argument("--deals", type=Path, default=ROOT / "hands" / "benchmark.yaml")
+    ap.add_argument("--mode", choices=("value", "cards", "study"), default="value",
+                    help="the value alone, every legal card's value, or the lay-away study of "
+                         "each Dobbm (default deals: hands/benchmark_discard.yaml)")
+    ap.add_argument("--deals", type=Path, default=None)
     ap.add_argument("--pgo", action="store_true",
                     help="build both cores profile-guided, as setup.py builds the package's with GCC")
     opts = ap.parse_args(argv)
@@ -219,7 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--rounds must be at least 1")
     if opts.pgo and not gcc_default():
         ap.error("--pgo needs GCC, as setup.py's profile-guided build does")
-    args = roots(opts.deals)
+    if opts.deals is None:
+        opts.deals = ROOT / "hands" / ("benchmark_discard.yaml" if opts.mode == "study" else "benchmark.yaml")
+    args: list = study_roots(opts.deals) if opts.mode == "study" else roots(opts.deals)
+    if not args:
+        ap.error(f"{opts.deals}: no deal to {'study' if opts.mode == 'study' else 'solve'}")
     with tempfile.TemporaryDirectory(prefix="ab_core_") as tmp:
         mods = [build(opts.a, "_search_ab_a", Path(tmp), opts.pgo),
                 build(opts.b, "_search_ab_b", Path(tmp), opts.pgo)]

@@ -30,8 +30,7 @@ cdef struct Ctx:
     TTEntry* tt
     uint64_t tt_mask    # entries in use - 1 (a power of two): a small part of the table first
     uint64_t tt_full    # number of entries - 1
-    uint64_t tt_small   # the part used first, entries - 1 (searched too once grown)
-    int64_t grow_at     # nodes after which the whole table is used
+    int64_t grow_at     # nodes after which the part in use grows (see tt_grow)
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
     int64_t nodes

@@ -10,7 +10,11 @@ from typing import Sequence
 SMALL_TABLE_ENTRIES: int
 """A new table starts in its first this many entries (all of a smaller table) ..."""
 GROW_AFTER_NODES: int
-"""... and is rehashed into the whole once a search passes this many nodes."""
+"""... whose part in use grows ``TABLE_GROW_STEP`` times (rehashed) once a search
+passes this many nodes ..."""
+TABLE_GROW_STEP: int
+TABLE_GROW_NODES_STEP: int
+"""... and again after ``TABLE_GROW_NODES_STEP`` times as many nodes each time, up to the whole."""
 FAST_BMI2: bool
 """The CPU runs BMI2's PEXT and PDEP fast: the core uses them (table keys, runs of cards)."""
 
@@ -27,14 +31,18 @@ def trick_start_bounds(
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
 
-    ``grow_after``: the nodes after which a search moves from the small part
-    of a new table to the whole (default ``GROW_AFTER_NODES``; the tests make
-    it small so that the rehash runs in the middle of most searches)."""
+    ``grow_after``: the nodes after which a search first grows the part of a
+    new table it uses (default ``GROW_AFTER_NODES``; the tests make it small
+    so that the rehash runs in the middle of most searches).  Roots that keep
+    the table grow it with their nodes together."""
 
     def __init__(self, tt_mb: int = 64, grow_after: int = ...) -> None: ...
     @property
     def table_entries(self) -> int:
         """Entries in the table (a power of two)."""
+    @property
+    def entries_in_use(self) -> int:
+        """Entries of the table the search uses now (it grows with the search)."""
     @property
     def nodes(self) -> int:
         """Nodes searched since the position was set."""

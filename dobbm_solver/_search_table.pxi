@@ -281,17 +281,23 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
 
 
 cdef void tt_grow(Ctx* ctx) noexcept nogil:
-    """Move from the small part of the table to the whole: rehash its entries.
+    """Move the part of the table in use to the next stage: GROW_STEP times as
+    many entries (at most the whole table), then rehash its entries; the
+    next stage comes after GROW_NODES_STEP times as many nodes again.
 
-    An entry moved into a bucket of the small part not yet visited is seen
-    again and stays (its bucket is its own); one may evict another (only
-    work is lost: the table holds exact keys).
+    An entry moved lands in a bucket of the new part past the old one (its
+    hash agrees with its old bucket in the old part's bits), so the loop
+    never sees it again; one may evict another (only work is lost: the
+    table holds exact keys).
     """
-    cdef uint64_t i, n = ctx.tt_small + 1
+    cdef uint64_t i, n = ctx.tt_mask + 1
     cdef TTEntry t
     cdef uint64_t h
     cdef uint64_t k3[3]
-    ctx.tt_mask = ctx.tt_full
+    ctx.tt_mask = n * GROW_STEP - 1
+    if ctx.tt_mask > ctx.tt_full:
+        ctx.tt_mask = ctx.tt_full
+    ctx.grow_at *= GROW_NODES_STEP
     for i in range(n):
         if ctx.tt[i].gen != ctx.gen:
             continue

@@ -18,13 +18,13 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Callable, Mapping, Sequence, TypeVar
 
-from .cards import Card, CardSet, cardset, scan_forward
+from .cards import Card, CardSet
 from .deal import Deal, PlayState, final_points, replay
 from .errors import DobbmError
-from .rules import Outcome, legal_lay_away, outcome, units
+from .heuristics import legal_discards
+from .rules import Outcome, outcome, units
 
 try:
     from . import _search
@@ -205,9 +205,7 @@ class Solver:
             jobs = _available_cpus()
         if not isinstance(jobs, int) or jobs < 1:
             raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
-        twelve = deal.hands[deal.declarer] | deal.dobb
-        discards = [d for d in map(cardset, combinations(list(scan_forward(twelve)), 4))
-                    if legal_lay_away(d)]
+        discards = legal_discards(deal.hands[deal.declarer] | deal.dobb)
         jobs = min(jobs, len(discards))
         if jobs <= 1:
             results = self._study_run(self._core, deal, discards)

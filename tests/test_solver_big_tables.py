@@ -1,8 +1,9 @@
 """The paths only big searches reach: full hard deals, tables that grow, results independent of the table size.
 
-A new table starts in a small part of itself and is rehashed into the whole
-once a search passes ``GROW_AFTER_NODES`` nodes (a 1 MiB table is all small
-part: it never grows).  The 3,000 random endings of the cross-check never get
+A new table starts in a small part of itself, which grows in stages,
+rehashed, as a search passes ``GROW_AFTER_NODES`` nodes and then
+``TABLE_GROW_NODES_STEP`` times as many each time (a 1 MiB table is all
+small part: it never grows).  The 3,000 random endings of the cross-check never get
 there, so here the 40 hard full deals of the oracle file
 ``../shared/oracle/positions_hard.json`` (solved by an independent
 implementation: the value and every opening lead's value) are solved with
@@ -21,7 +22,13 @@ import pytest
 from helpers import ORACLE
 from test_oracle import build
 
-from dobbm_solver._search import GROW_AFTER_NODES, SMALL_TABLE_ENTRIES, Core
+from dobbm_solver._search import (
+    GROW_AFTER_NODES,
+    SMALL_TABLE_ENTRIES,
+    TABLE_GROW_NODES_STEP,
+    TABLE_GROW_STEP,
+    Core,
+)
 from dobbm_solver.cards import card_name
 from dobbm_solver.solver import Solver
 
@@ -72,26 +79,56 @@ def _root(deal) -> tuple:
     return [deal.hands[active[(d + k) % 4]] for k in range(4)], 0, [], 0, False, deal.bonus_points
 
 
-@pytest.mark.parametrize("tt_mb, grow_after", [(2, 500), (64, 2000), (256, 8000)])
+@pytest.mark.parametrize("tt_mb, grow_after", [(2, 500), (64, 2000), (256, 8000), (64, 50)])
 def test_tables_growing_in_every_search_change_nothing(deals, tt_mb, grow_after):
     core = Core(tt_mb, grow_after)
-    bad, grown = [], 0
+    bad, grown, whole = [], 0, 0
     for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
         core.set_position(*_root(deal))
         value = core.value()
         grown += core.nodes > grow_after
+        whole += core.entries_in_use == core.table_entries
         core.set_position(*_root(deal))
         cards = {card_name(c): v for c, v in core.card_values()}
         grown += core.nodes > grow_after
+        whole += core.entries_in_use == core.table_entries
         if value != e["declarer_points"] or cards != e["cards"]:
             bad.append(f"hard deal {i}: value {value}, cards {cards}; oracle {e['declarer_points']}, {e['cards']}")
     assert not bad, f"{tt_mb} MiB table growing after {grow_after} nodes:\n" + "\n".join(bad)
     assert grown >= 40, grown   # of the 80 searches
+    if grow_after == 50:
+        # every stage, up to the whole table, in most searches
+        assert whole >= 40, whole
 
 
-def test_a_kept_table_used_whole_changes_nothing(deals):
-    """One 64 MiB table kept from deal to deal (as a lay-away study keeps it: the kept
-    table is used whole at once, before any search grows it) for every hard deal."""
+def test_the_table_grows_in_stages():
+    """The part in use: the small part, then TABLE_GROW_STEP times as many entries at
+    each stage, the last the whole table; a new root starts small again."""
+    core = Core(64, 1)
+    full = core.table_entries
+    assert full == 64 * 1024 * 1024 // ENTRY_BYTES
+    deal = build(ENTRIES[0])
+    core.set_position(*_root(deal))
+    assert core.entries_in_use == SMALL_TABLE_ENTRIES
+    core.value()
+    assert core.nodes > TABLE_GROW_NODES_STEP ** 2 and core.entries_in_use == full
+    core.set_position(*_root(deal))
+    assert core.entries_in_use == SMALL_TABLE_ENTRIES
+    one = Core(1)
+    one.set_position(*_root(deal))
+    assert one.entries_in_use == one.table_entries     # a 1 MiB table is all small part
+    staged = Core(64, GROW_AFTER_NODES)
+    staged.set_position(*_root(deal))
+    staged.value()
+    want = SMALL_TABLE_ENTRIES
+    if staged.nodes > GROW_AFTER_NODES:
+        want *= TABLE_GROW_STEP
+    assert staged.entries_in_use == min(want, full)
+
+
+def test_a_kept_table_changes_nothing(deals):
+    """One 64 MiB table kept from deal to deal (as a lay-away study keeps it: it grows
+    with the nodes of all its roots) for every hard deal."""
     core = Solver(tt_mb=64)._core
     bad = []
     for i, (e, deal) in enumerate(zip(ENTRIES, deals)):
