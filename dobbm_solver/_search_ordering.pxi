@@ -227,7 +227,11 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             # the tiers below mostly give the trick away: cheaply first).
             # Static promise (sure winners first, as a bridge solver
             # would) and the table's move (from a search at another MTD(f)
-            # threshold) both ordered the declarer's leads worse than this.
+            # threshold) both ordered the declarer's leads worse than this;
+            # so did, on ties of history, the lead leaving the defenders the
+            # fewest replies (value nodes -0.8% to -1.5%, every card's +0.3%
+            # to +1.2%).  Following cards: a killer (the card that last cut
+            # at as many cards left) tried first took 2.4x the value nodes.
             hist = ctx.lead_history[seat][lead_index(others, seat, c)]
             sc = (hist << 4) + (RANK[c] if seat == 0 else 8 - RANK[c])
             sm = SUITMASK[SUIT[c]]

@@ -28,6 +28,17 @@
 # probing after the first child failed saved 0.1%.  Instructions (callgrind,
 # 120 deals, whole process) grew by 6.4% for the value, 11.5% for every card.
 #
+# Measured and not kept: the best lead kept in the entry (by relative rank, so
+# that twins share it) and tried first where the entry does not cut.  Value
+# nodes 1.32M -> 1.40M (stored for every trick start), 1.45M (only for leads
+# that cut), 1.38M (only the declarer's), 1.38M (only the defenders'): the
+# history and the static tiers order the leads better than the table's move
+# from another MTD(f) threshold.  Nor the table's bucket fetched ahead
+# (prefetched before the lower bound, the key computed first): 0.99-1.00x the
+# time (benchmarks/ab_core.py).  Nor the table before the bounds where a
+# defender leads (where the lower bound cuts less often): nodes -0.1% value,
+# -0.4% every card, instructions -0.5%, -0.8%.
+#
 # Measured and not kept: one key for positions alike up to a permutation of the
 # three plain suits (the rules treat E, L and S alike), the suits sorted by
 # their packed contents in the key and in the cards present.  Values stayed
