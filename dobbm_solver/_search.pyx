@@ -532,7 +532,6 @@ cdef class Core:
             self.ctx.grow_at -= self.ctx.nodes
             self.ctx.nodes = 0
             return
-        self.ctx.nodes = 0
         self.ctx.gen += 1
         if self.ctx.gen == 0:   # wrapped: really clear
             memset(self.ctx.tt, 0, self.n_entries * sizeof(TTEntry))

@@ -428,7 +428,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
                 lo = v
     if decl_tr and def_tr:
         # (with no trump against him he is on lead here, and declarer_cash
-        # below counts all his trumps and more)
+        # above counts all his trumps and more)
         # sure points: a trump above every trump the other side holds wins
         # a trick of its own for its side, and every other player adds a
         # card to it: at least their cheapest ones; and trump length: a
