@@ -31,6 +31,7 @@ cdef struct Ctx:
     uint64_t tt_mask    # entries in use - 1 (a power of two): a small part of the table first
     uint64_t tt_full    # number of entries - 1
     int64_t grow_at     # nodes after which the part in use grows (see tt_grow)
+    int64_t prior_nodes # nodes of the earlier roots sharing the table (see set_position)
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
     int64_t nodes

@@ -481,6 +481,7 @@ cdef class Core:
         self.ctx.tt_full = self.n_entries - 1
         self.ctx.tt_mask = self.ctx.tt_full
         self.ctx.grow_at = 0
+        self.ctx.prior_nodes = 0
         self.ctx.gen = 0
         self.ctx.root = NULL
         self.ctx.nodes = 0
@@ -528,8 +529,10 @@ cdef class Core:
         self.ctx.bonus = bonus
         if keep_table and self.ctx.gen != 0:
             # a run of roots sharing the table: it grows with the nodes of
-            # them all (grow_at counts from the first root's start)
+            # them all (grow_at counts from the first root's start, kept
+            # relative to this root's nodes)
             self.ctx.grow_at -= self.ctx.nodes
+            self.ctx.prior_nodes += self.ctx.nodes
             self.ctx.nodes = 0
             return
         self.ctx.gen += 1
@@ -541,6 +544,7 @@ cdef class Core:
         # from solve to solve); a big search grows it (see tt_grow)
         self.ctx.tt_mask = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.grow_at = self.grow_after
+        self.ctx.prior_nodes = 0
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property

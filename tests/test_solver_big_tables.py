@@ -126,6 +126,34 @@ def test_the_table_grows_in_stages():
     assert staged.entries_in_use == min(want, full)
 
 
+def test_a_kept_table_grows_with_all_its_roots_nodes(deals):
+    """Roots keeping the table count their nodes together for its stages: each
+    stage comes after TABLE_GROW_NODES_STEP times the nodes of the one before,
+    counted from the first root, whatever the roots' own counts."""
+    roots = [_root(deal) for deal in deals[:12]]
+    first = Core(64)
+    first.set_position(*roots[0])
+    first.value()
+    n1 = first.nodes
+    core = Core(64, n1 + 1)       # the first root stays just below the first stage
+    small = SMALL_TABLE_ENTRIES
+    core.set_position(*roots[0])
+    core.value()
+    assert core.nodes == n1 and core.entries_in_use == small
+    total = n1
+    for root in roots[1:]:
+        core.set_position(*root, keep_table=True)
+        core.value()
+        total += core.nodes
+        stages = [small, small * TABLE_GROW_STEP, core.table_entries]
+        k = (total > n1 + 1) + (total > (n1 + 1) * TABLE_GROW_NODES_STEP)
+        # a stage is taken at the first trick start its count has passed, so
+        # it may lag the last few nodes of a root, never lead them
+        assert core.entries_in_use in stages[max(k - 1, 0):k + 1], (total, k, core.entries_in_use)
+        assert core.entries_in_use <= stages[k]
+    assert core.entries_in_use > small
+
+
 def test_a_kept_table_changes_nothing(deals):
     """One 64 MiB table kept from deal to deal (as a lay-away study keeps it: it grows
     with the nodes of all its roots) for every hard deal."""
