@@ -231,7 +231,8 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
             # so did, on ties of history, the lead leaving the defenders the
             # fewest replies (value nodes -0.8% to -1.5%, every card's +0.3%
             # to +1.2%).  Following cards: a killer (the card that last cut
-            # at as many cards left) tried first took 2.4x the value nodes.
+            # at as many cards left) tried first took 2.4x the value nodes;
+            # only a defender's, in the first trick alone, 1.38x.
             hist = ctx.lead_history[seat][lead_index(others, seat, c)]
             sc = (hist << 4) + (RANK[c] if seat == 0 else 8 - RANK[c])
             sm = SUITMASK[SUIT[c]]
