@@ -31,10 +31,9 @@ cdef struct Ctx:
     uint64_t tt_mask    # entries in use - 1 (a power of two): a small part of the table first
     uint64_t tt_full    # number of entries - 1
     int64_t grow_at     # nodes after which the part in use grows (see tt_grow)
-    int64_t prior_nodes # nodes of the earlier roots sharing the table (see set_position)
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
-    int64_t nodes
+    int64_t nodes       # since the table's generation began: of every root sharing it
     const Pos* root     # the position MTD(f) tests (see mtdf_bounded), or NULL
     int root_bound[36]  # by card of the root's mover: a bound on its value from the passes (see root_cards)
     int lead_history[4][36]   # history heuristic for leads: credit for cutoffs, debit for failures (see lead_credit)
@@ -43,5 +42,6 @@ cdef class Core:
     cdef Ctx ctx
     cdef Pos root
     cdef size_t n_entries
-    cdef int64_t grow_after   # nodes after which a new table's search uses all of it
+    cdef int64_t grow_after   # nodes after which a new table's search first grows its part in use
+    cdef int64_t nodes_before # ctx.nodes when the root was set (earlier roots sharing the table)
     cdef void* tt_raw

@@ -228,40 +228,26 @@ cdef int root_cards(Ctx* ctx, const Pos* p, int seat, const int* moves, int n, i
     tests every card at each threshold, re-walking the first trick of cards
     already known to lie below it (value nodes on the benchmark deals
     1324504 -> 1291148, analysis 4143084 -> 4109376, no deal more)."""
-    cdef int i, c, v, best
+    # in a null window a value fails high exactly when it is above alpha: the
+    # declarer's card may still do so while its bound (an upper one) is above
+    # alpha, a defender's may still fail low while its (lower) bound is not
+    cdef bint declarer = seat == 0
+    cdef int i, c, v, best = -INF if declarer else INF
     cdef Pos child
-    if seat == 0:
-        best = -INF
-        for i in range(n):
-            c = moves[i]
-            v = ctx.root_bound[c]
-            if v >= beta:
-                play_into(p, &child, c)
-                v = search(ctx, &child, alpha, beta)
-                if v < beta:
-                    ctx.root_bound[c] = v       # below the window: an upper bound
-            if v > best:
-                best = v
-                if v >= beta:
-                    if depth:
-                        lead_credit(ctx, p, seat, moves, i, depth)
-                    break
-    else:
-        best = INF
-        for i in range(n):
-            c = moves[i]
-            v = ctx.root_bound[c]
-            if v <= alpha:
-                play_into(p, &child, c)
-                v = search(ctx, &child, alpha, beta)
-                if v > alpha:
-                    ctx.root_bound[c] = v       # above the window: a lower bound
-            if v < best:
-                best = v
-                if v <= alpha:
-                    if depth:
-                        lead_credit(ctx, p, seat, moves, i, depth)
-                    break
+    for i in range(n):
+        c = moves[i]
+        v = ctx.root_bound[c]
+        if (v > alpha) == declarer:
+            play_into(p, &child, c)
+            v = search(ctx, &child, alpha, beta)
+            if (v > alpha) != declarer:
+                ctx.root_bound[c] = v       # the bound on its side of the window
+        if (v > best) if declarer else (v < best):
+            best = v
+        if (v > alpha) == declarer:
+            if depth:
+                lead_credit(ctx, p, seat, moves, i, depth)
+            break
     return best
 
 
@@ -481,10 +467,10 @@ cdef class Core:
         self.ctx.tt_full = self.n_entries - 1
         self.ctx.tt_mask = self.ctx.tt_full
         self.ctx.grow_at = 0
-        self.ctx.prior_nodes = 0
         self.ctx.gen = 0
         self.ctx.root = NULL
         self.ctx.nodes = 0
+        self.nodes_before = 0
         memset(&self.root, 0, sizeof(Pos))
 
     def __dealloc__(self):
@@ -502,7 +488,7 @@ cdef class Core:
     @property
     def nodes(self) -> int:
         """Nodes searched since the position was set."""
-        return self.ctx.nodes
+        return self.ctx.nodes - self.nodes_before
 
     def set_position(self, hands, int leader, trick, int points, bint has_trick, int bonus,
                      bint keep_table=False):
@@ -529,11 +515,8 @@ cdef class Core:
         self.ctx.bonus = bonus
         if keep_table and self.ctx.gen != 0:
             # a run of roots sharing the table: it grows with the nodes of
-            # them all (grow_at counts from the first root's start, kept
-            # relative to this root's nodes)
-            self.ctx.grow_at -= self.ctx.nodes
-            self.ctx.prior_nodes += self.ctx.nodes
-            self.ctx.nodes = 0
+            # them all (ctx.nodes counts on from the first root)
+            self.nodes_before = self.ctx.nodes
             return
         self.ctx.gen += 1
         if self.ctx.gen == 0:   # wrapped: really clear
@@ -544,7 +527,7 @@ cdef class Core:
         # from solve to solve); a big search grows it (see tt_grow)
         self.ctx.tt_mask = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.grow_at = self.grow_after
-        self.ctx.prior_nodes = 0
+        self.nodes_before = 0
         memset(self.ctx.lead_history, 0, sizeof(self.ctx.lead_history))
 
     @property

@@ -308,9 +308,7 @@ cdef void tt_grow(Ctx* ctx) noexcept nogil:
     ctx.tt_mask = n * GROW_STEP - 1
     if ctx.tt_mask > ctx.tt_full:
         ctx.tt_mask = ctx.tt_full
-    # (counted from the first root sharing the table, as grow_at is, but
-    # kept relative to this root's nodes)
-    ctx.grow_at = (ctx.grow_at + ctx.prior_nodes) * GROW_NODES_STEP - ctx.prior_nodes
+    ctx.grow_at *= GROW_NODES_STEP
     for i in range(n):
         if ctx.tt[i].gen != ctx.gen:
             continue
