@@ -108,13 +108,8 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
         f = ns[s]
         if f:
             m = (hand >> (9 * s)) & 0x1FF
-            if s == TRUMP:
-                m = LOWEST[f][m]
-            else:
-                c = dd_popcount(m)
-                if f < c:
-                    m &= ~LOWEST[c - f][m]
-            total += TRUMP_PTS[m]
+            m = LOWEST[f][m] if s == TRUMP else highest_ranks(m, f)
+            total += SUIT_PTS[m]
             r -= dd_popcount(m)
         else:
             pool |= hand & SUITMASK[s]
@@ -156,13 +151,20 @@ cdef void _init_lowest() noexcept:
 _init_lowest()
 
 
+cdef inline int highest_ranks(int x, int f) noexcept nogil:
+    """The highest ``f`` ranks of the 9-bit set ``x`` (all of them if it holds fewer):
+    ``x`` less its lowest others, by one lookup in LOWEST."""
+    cdef int c = dd_popcount(x)
+    return x & ~LOWEST[c - f][x] if f < c else x
+
+
 cdef inline void follow_lowest(const uint16_t* row, uint64_t hand, int sh, int* total, int* r,
                                uint64_t* rest) noexcept nogil:
     """A follower's lowest cards of the suit at bit ``sh`` of ``hand`` to its leads
     (``row``: the row of LOWEST for their number): their points onto ``total``,
     their number off ``r``, the cards out of ``rest``."""
     cdef uint64_t m = row[(hand >> sh) & 0x1FF]
-    total[0] += TRUMP_PTS[m]
+    total[0] += SUIT_PTS[m]
     r[0] -= dd_popcount(m)
     rest[0] &= ~(m << sh)
 
@@ -245,7 +247,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
             # 2479.4M).  Measured and not kept: the same in defender_cash
             # when no other hand holds a trump (value 1268.1M, every card
             # 2479.4M: such positions are rare there)
-            pts += TRUMP_PTS[dt >> (9 * TRUMP)]
+            pts += SUIT_PTS[dt >> (9 * TRUMP)]
             r += dd_popcount(dt)
             break
         c = highest(dt)
@@ -272,7 +274,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         r += n
         ns[s] = n
         led |= 1 << s
-        pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+        pts += SUIT_PTS[(top >> (9 * s)) & 0x1FF]
     tricks[0] = r
     if r:
         ns[TRUMP] = r1
@@ -345,7 +347,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
         r += n
         ns[s] = n
         led |= 1 << s
-        pts += TRUMP_PTS[(top >> (9 * s)) & 0x1FF]
+        pts += SUIT_PTS[(top >> (9 * s)) & 0x1FF]
     if r:
         ns[TRUMP] = r1
         if r1:
@@ -374,8 +376,8 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     cdef int r, v
     r = dd_popcount(p.hands[0] & SUITMASK[TRUMP]) + dd_popcount(top)
     # (the plain suits are the first, second and fourth: TRUMP is 2)
-    v = (TRUMP_PTS[(p.hands[0] >> (9 * TRUMP)) & 0x1FF] + TRUMP_PTS[top & 0x1FF]
-         + TRUMP_PTS[(top >> 9) & 0x1FF] + TRUMP_PTS[top >> 27])
+    v = (SUIT_PTS[(p.hands[0] >> (9 * TRUMP)) & 0x1FF] + SUIT_PTS[top & 0x1FF]
+         + SUIT_PTS[(top >> 9) & 0x1FF] + SUIT_PTS[top >> 27])
     return (p.pts + ctx.bonus + v + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
             + cheapest(p.hands[3], r))
 
@@ -409,7 +411,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p`` (at
     least ``beta`` of them as soon as one bound shows that much)."""
     cdef uint64_t decl_tr, def_tr, decl_sure, vul
-    cdef int lo, v, k, n, i, x
+    cdef int lo, v, k, n, x
     decl_tr = p.hands[0] & SUITMASK[TRUMP]
     def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
     if not def_tr and decl_tr and p.leader != 0:
@@ -449,17 +451,14 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
         decl_sure = decl_tr & above_all(def_tr)
         vul = decl_tr & ~decl_sure
         k = dd_popcount(decl_tr)
-        v = TRUMP_PTS[decl_tr >> (9 * TRUMP)]
+        v = SUIT_PTS[decl_tr >> (9 * TRUMP)]
         n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
         # the n highest of vul (all of them if fewer) by one table lookup:
         # vul less its lowest cards, not a loop per card (callgrind, 120
         # benchmark deals, whole process: value 1277.3M -> 1274.1M
         # instructions, every card 2507.9M -> 2498.8M)
-        x = <int>(vul >> (9 * TRUMP))
-        i = dd_popcount(x)
-        if n < i:
-            x &= ~LOWEST[i - n][x]
-        v -= TRUMP_PTS[x]
+        x = highest_ranks(<int>(vul >> (9 * TRUMP)), n)
+        v -= SUIT_PTS[x]
         k -= dd_popcount(x)
         if k:
             v = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
@@ -475,7 +474,7 @@ cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     cdef uint64_t def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
     cdef uint64_t def_sure = def_tr & above_all(decl_tr)
     cdef int hi, v, k, i
-    hi = p.pts + p.rem_pts + ctx.bonus - TRUMP_PTS[def_sure >> (9 * TRUMP)]
+    hi = p.pts + p.rem_pts + ctx.bonus - SUIT_PTS[def_sure >> (9 * TRUMP)]
     if def_sure:
         k = dd_popcount(def_sure & p.hands[1])
         i = dd_popcount(def_sure & p.hands[2])
