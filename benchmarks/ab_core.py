@@ -80,7 +80,9 @@ def gcc_default() -> bool:
     return bool(pgo_steps()["gcc"](compiler))
 
 
-def _read_setup() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+def setup_globals() -> tuple[dict[str, Any], dict[str, Any]]:
+    """``setup.py`` run with ``setup`` and ``cythonize`` stood in for, so nothing is
+    built: its globals, and the arguments those two were given."""
     import runpy
 
     import Cython.Build
@@ -93,6 +95,11 @@ def _read_setup() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
         glob = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
     finally:
         setuptools.setup, Cython.Build.cythonize = saved
+    return glob, seen
+
+
+def _read_setup() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    glob, seen = setup_globals()
     [core] = [e for e in seen["exts"] if e.name == "dobbm_solver._search"]
     pgo = {"generate": list(glob["PGO_GENERATE"]), "use": list(glob["PGO_USE"]),
            "training": glob["PGO_TRAINING"], "deals": glob["PGO_DEALS"], "gcc": glob["gcc_compiler"]}
@@ -164,15 +171,17 @@ class _Capture:
         self.args = args
 
 
+def _root(solver: Solver, deal: Any, keep_table: bool = False) -> tuple:
+    """The arguments ``solver`` would set its core's root with for ``deal``."""
+    cap = _Capture()
+    solver._load(deal, keep_table=keep_table, core=cap)    # type: ignore[arg-type]
+    return cap.args
+
+
 def roots(deals_file: Path) -> list[tuple]:
     """The core's root of every deal of the file, as :class:`~dobbm_solver.solver.Solver` sets it."""
     solver = Solver(1)
-    out = []
-    for deal in load_hand_file(deals_file):
-        cap = _Capture()
-        solver._load(deal, core=cap)    # type: ignore[arg-type]
-        out.append(cap.args)
-    return out
+    return [_root(solver, deal) for deal in load_hand_file(deals_file)]
 
 
 def study_roots(deals_file: Path) -> list[list[tuple]]:
@@ -181,17 +190,9 @@ def study_roots(deals_file: Path) -> list[list[tuple]]:
     sets them with one job (its lay-aways in order, each after the first
     keeping the table)."""
     solver = Solver(1)
-    out = []
-    for deal in load_hand_file(deals_file):
-        if not deal.needs_discard:
-            continue
-        run = []
-        for i, discard in enumerate(legal_discards(deal.hands[deal.declarer] | deal.dobb)):
-            cap = _Capture()
-            solver._load(deal.with_discard(discard), keep_table=i > 0, core=cap)   # type: ignore[arg-type]
-            run.append(cap.args)
-        out.append(run)
-    return out
+    return [[_root(solver, deal.with_discard(discard), keep_table=i > 0)
+             for i, discard in enumerate(legal_discards(deal.hands[deal.declarer] | deal.dobb))]
+            for deal in load_hand_file(deals_file) if deal.needs_discard]
 
 
 def _solve(core: Any, arg: tuple | list[tuple], mode: str) -> tuple[Any, int]:

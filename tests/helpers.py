@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import yaml
@@ -14,6 +16,17 @@ from dobbm_solver.handfile import parse_deal_text
 
 # the solved positions beside the repository (see its README)
 ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "positions.json"
+
+
+def load_script(path: str) -> ModuleType:
+    """A script of the repository (``path`` from its root, say ``benchmarks/ab_core.py``)
+    loaded as a module, for its functions."""
+    file = Path(__file__).resolve().parents[1] / path
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def alive(pid: int) -> bool:

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from dobbm_solver import _search
 from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.solver import Solver
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("ab_core", ROOT / "benchmarks" / "ab_core.py")
-assert _spec is not None and _spec.loader is not None
-ab = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ab)
+ab = load_script("benchmarks/ab_core.py")
 
 DEALS = ROOT / "hands" / "benchmark.yaml"
 

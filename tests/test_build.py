@@ -8,30 +8,22 @@ training script is run here against the installed core, on a few deals.
 
 from __future__ import annotations
 
-import runpy
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import load_script
 
 import dobbm_solver._search as search_core
 
-ROOT = Path(__file__).resolve().parents[1]
+ab_core = load_script("benchmarks/ab_core.py")
 
 
 def setup_globals() -> dict[str, Any]:
     """The globals of ``setup.py``, run with ``setup`` and ``cythonize`` stood in for (nothing is built)."""
-    Cython_Build = pytest.importorskip("Cython.Build")
-    setuptools = pytest.importorskip("setuptools")
-    saved = setuptools.setup, Cython_Build.cythonize
-    setuptools.setup = lambda **kw: None
-    Cython_Build.cythonize = lambda exts, **kw: exts
-    try:
-        return runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
-    finally:
-        setuptools.setup, Cython_Build.cythonize = saved
+    pytest.importorskip("Cython.Build")
+    return ab_core.setup_globals()[0]
 
 
 def test_training_run_solves_with_the_built_core():
