@@ -22,8 +22,8 @@ and results never depend on the table size (a new table starts in a
 stages of 8 times the entries, rehashed, after 100k nodes, then 32 times
 as many again: the table a search touches follows its size, and a
 smaller one is faster: 120 benchmark deals, every card, 0.98x the time
-in total with 8 MiB instead of all 64 for the searches past 100k nodes).  Equivalent zero-point cards are
-searched once, and of a run of one hand's cards with no card in play
+in total with 8 MiB instead of all 64 for the searches past 100k nodes).
+Equivalent zero-point cards are searched once, and of a run of one hand's cards with no card in play
 between them only the right one when the trick's side is sure (see
 ``drop_dominated``); for the value of every card, such twins bound each
 other's searches (``Core.card_values``).  Bounds: sure trumps

@@ -88,6 +88,12 @@ cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
     return total + 11 * (k if n >= k else n)
 
 
+cdef inline int set_points(uint64_t cards) noexcept nogil:
+    """The points of a set of cards: a SUIT_PTS lookup per suit."""
+    return (SUIT_PTS[cards & 0x1FF] + SUIT_PTS[(cards >> 9) & 0x1FF] + SUIT_PTS[(cards >> 18) & 0x1FF]
+            + SUIT_PTS[cards >> 27])
+
+
 cdef inline int highest(uint64_t cards) noexcept nogil:
     return 63 - __builtin_clzll(cards)
 
@@ -373,12 +379,9 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     # his top plain cards of all suits at once (see up_to_top)
     cdef uint64_t top = (p.hands[0] & ~SUITMASK[TRUMP]
                          & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
-    cdef int r, v
-    r = dd_popcount(p.hands[0] & SUITMASK[TRUMP]) + dd_popcount(top)
-    # (the plain suits are the first, second and fourth: TRUMP is 2)
-    v = (SUIT_PTS[(p.hands[0] >> (9 * TRUMP)) & 0x1FF] + SUIT_PTS[top & 0x1FF]
-         + SUIT_PTS[(top >> 9) & 0x1FF] + SUIT_PTS[top >> 27])
-    return (p.pts + ctx.bonus + v + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
+    cdef uint64_t won = top | (p.hands[0] & SUITMASK[TRUMP])
+    cdef int r = dd_popcount(won)
+    return (p.pts + ctx.bonus + set_points(won) + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
             + cheapest(p.hands[3], r))
 
 
