@@ -22,12 +22,22 @@ from dobbm_solver.cards import BB_TRUMPS, cardset, parse_cards
 SEED = 20261202
 
 
-def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool) -> dict:
+def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool,
+                       top_trump: bool = False) -> dict:
     """Four hands of ``tricks_left`` cards (seat 0 the declarer), a leader and a
-    consistent score: points taken, tricks of each side, the Dobb's points."""
+    consistent score: points taken, tricks of each side, the Dobb's points.
+    ``top_trump``: the declarer holds the Heart Sau and a defender leads
+    (where his top plain cards count as sure winners, see ``plain_winners``)."""
     n = tricks_left
     deck = list(range(36))
-    if trumpless:
+    if top_trump:
+        # the Sau of trumps first, to the declarer
+        sau = parse_cards("HA")[0]
+        deck.remove(sau)
+        rng.shuffle(deck)
+        deck.insert(0, sau)
+        hands = [deck[i * n:(i + 1) * n] for i in range(4)]
+    elif trumpless:
         # the defenders get no trump: the declarer's hand is drawn first
         # from the whole deck, theirs from the plain cards left
         rng.shuffle(deck)
@@ -46,7 +56,7 @@ def random_trick_start(rng: random.Random, tricks_left: int, *, trumpless: bool)
     # the points not in the hands nor the Dobb were taken, by the declarer
     # all of them when he took every trick so far
     taken = room if dtricks == played else rng.randint(0, room) if dtricks else 0
-    return {"hands": [tuple(sorted(h)) for h in hands], "leader": rng.randrange(4),
+    return {"hands": [tuple(sorted(h)) for h in hands], "leader": rng.randrange(1 if top_trump else 0, 4),
             "taken": taken, "dtricks": dtricks, "ftricks": played - dtricks, "bonus": bonus}
 
 
@@ -62,12 +72,12 @@ def core_args(pos: dict) -> tuple:
             pos["bonus"])
 
 
-def _check(rng: random.Random, count: int, tricks_left: int) -> int:
+def _check(rng: random.Random, count: int, tricks_left: int, top_trump: bool = False) -> int:
     """Check ``count`` positions; returns how many of them the lower bound raised
     above the points already sure (so the test is known to reach the bounds)."""
     raised = 0
     for i in range(count):
-        pos = random_trick_start(rng, tricks_left, trumpless=i % 2 == 0)
+        pos = random_trick_start(rng, tricks_left, trumpless=i % 2 == 0, top_trump=top_trump)
         value = exact_value(pos)
         lo, hi = _search.trick_start_bounds(*core_args(pos))
         assert lo <= value <= hi, (pos, lo, value, hi)
@@ -86,6 +96,22 @@ def test_static_bounds_hold_on_random_trick_starts(tricks_left, count):
 def test_static_bounds_hold_with_four_tricks_left():
     raised = _check(random.Random(SEED + 4), 250, 4)
     assert raised > 25
+
+
+@pytest.mark.parametrize("tricks_left,count", [(3, 300), pytest.param(4, 150, marks=pytest.mark.slow)])
+def test_static_bounds_hold_where_a_defender_leads_against_the_top_trump(tricks_left, count):
+    raised = _check(random.Random(SEED + 10 + tricks_left), count, tricks_left, top_trump=True)
+    assert raised > count // 2
+
+
+def test_a_top_trump_wins_the_lead_to_cash_the_declarer_top_plain_cards():
+    """A defender leads; the declarer's Heart Sau wins him the lead whenever it
+    falls, and then his Leaves Sau and Acorns Sau win too: the only trump
+    against him is a defender's who holds a card of both suits.  With the
+    cheapest cards the defenders must add, that is every point of the deal."""
+    hands = [cardset(parse_cards(h)) for h in ("HA LA EA", "H6 L6 E6", "L7 E7 S6", "L8 E8 S7")]
+    lo, hi = _search.trick_start_bounds(hands, 1, 0, True, 0)
+    assert lo == hi == 33
 
 
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
