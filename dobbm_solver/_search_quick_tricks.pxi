@@ -396,8 +396,8 @@ cdef Bound TRUMPLESS = trumpless_winners
 
 cdef inline int plain_winners(const Pos* p, int* k) noexcept nogil:
     """The declarer's top plain cards that surely win where a defender leads and
-    the declarer holds a trump above all the defenders' (adds their number
-    to ``k``, returns their points).
+    one of the declarer's trumps surely wins a trick (adds their number to
+    ``k``, returns their points).
 
     A plain card above all the defenders' cards of its suit wins a trick of
     that suit unless a defender trumps it, and a defender holding a trump
@@ -406,11 +406,11 @@ cdef inline int plain_winners(const Pos* p, int* k) noexcept nogil:
     least as many cards of the suit as the declarer has such top cards, the
     declarer, playing them first in that suit's tricks, wins with each of
     them -- unless made to throw one away, void in the suit led with no
-    trump left.  He is not: he holds his trump above all the defenders'
-    until the first such trump of his is played, which wins the lead for
-    him, and then he cashes them, keeping the lead.  (His trump-length
-    winners take other tricks: these are tricks of plain cards.)  On lead
-    he can cash them at once, and the cashing bound counts them.
+    trump left.  He is not: until the first of his trumps to win a trick
+    is played he holds a trump, and that trick wins him the lead: he cashes
+    them then, keeping the lead.  (His trump winners take other tricks:
+    these are tricks of plain cards.)  On lead he can cash them at once,
+    and the cashing bound counts them.
     """
     cdef uint64_t sm, top, tops = (p.hands[0] & ~SUITMASK[TRUMP]
                                    & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
@@ -501,15 +501,18 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
         x = highest_ranks(<int>(vul >> (9 * TRUMP)), n)
         v -= SUIT_PTS[x]
         k -= dd_popcount(x)
-        if p.leader != 0 and decl_sure:
-            # with a trump above all the defenders', his top plain cards win
-            # too, where no defender can ruff them: value nodes on the
-            # benchmark deals 1291148 -> 1258021, every card's with the line
-            # 4110256 -> 3932663 (on 1,600 held-out deals of
+        if p.leader != 0 and k:
+            # with a trump that surely wins (it wins him the lead), his top
+            # plain cards win too, where no defender can ruff them: value
+            # nodes on the benchmark deals 1291148 -> 1246782, every card's
+            # with the line 4110256 -> 3875860 (on 1,600 held-out deals of
             # benchmarks/make_hands.py, seeds 777, 4242 and 1001: value
-            # -5.3%, -2.7%, -3.1%, every card's -7.0%, -4.1%, -5.4%, the
-            # same values); by benchmarks/ab_core.py --pgo every card 0.97x
-            # the time by median, 0.98x in total, the value 1.00-1.01x.
+            # -6.3%, -3.4%, -3.6%, every card's -8.8%, -5.1%, -6.5%, the
+            # same values).  By benchmarks/ab_core.py --pgo, first with a
+            # trump above all the defenders' as the only entry: every card
+            # 0.97x the time by median, 0.98x in total, the value
+            # 1.00-1.01x; then with any trump that surely wins, the same
+            # cost per bound: 0.99x both.
             # Measured and not kept: the same where the declarer leads,
             # added to his trump-length winners (the cashing bound above
             # counts only the trumps it draws): value nodes 1249839, every

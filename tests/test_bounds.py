@@ -114,6 +114,15 @@ def test_a_top_trump_wins_the_lead_to_cash_the_declarer_top_plain_cards():
     assert lo == hi == 33
 
 
+def test_a_trump_that_surely_wins_by_length_wins_the_lead_as_well():
+    """No trump of the declarer's is above the defenders' one trump, the Heart
+    Ober, but that trump can take only one of his two: the other wins him
+    the lead, and his Bells Sau then wins, the Ober's holder following suit."""
+    hands = [cardset(parse_cards(h)) for h in ("H6 H7 SA", "E6 E7 E8", "L6 L7 L8", "HO S6 L9")]
+    lo, hi = _search.trick_start_bounds(hands, 1, 0, True, 0)
+    assert lo == hi == 11
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
