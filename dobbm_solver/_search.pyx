@@ -28,14 +28,17 @@ between them only the right one when the trick's side is sure (see
 ``drop_dominated``); for the value of every card, such twins bound each
 other's searches (``Core.card_values``).  Bounds: sure trumps
 (for the declarer also by length: each of his trumps that loses falls to a
-different higher trump of a defender; and when a defender leads, if one
+different higher trump of a defender, and none does where a defender leads
+and he holds more trumps above all theirs than any of them holds trumps;
+and when a defender leads, if one
 of the declarer's trumps surely wins, his top plain cards no defender can
 ruff: that trump wins him the lead to cash them) and, for the side on
 lead, the winners it can cash at once (drawing trumps, then top cards no
 one can ruff), each with the cheapest cards the others must add (a
 defender's partners may smear their richest); when the defenders hold no
 trump, all the declarer's trumps and top plain cards (value nodes 1.76M ->
-1.53M; the top plain cards where a defender leads, 1.29M -> 1.25M).
+1.53M; the top plain cards where a defender leads, 1.29M -> 1.25M; his
+trumps drawing theirs, 1.21M).
 The last two tricks are solved by a small direct minimax.  Move ordering: a
 defender's
 leads that win the trick or let a partner win it first, the richest first

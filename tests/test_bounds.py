@@ -123,6 +123,18 @@ def test_a_trump_that_surely_wins_by_length_wins_the_lead_as_well():
     assert lo == hi == 11
 
 
+def test_more_top_trumps_than_a_defender_holds_trumps_draw_them_all():
+    """The declarer's Sau and Ten of hearts are above the defenders' one trump,
+    the Ober: when he first wins a trick (with one of them, the first time he
+    must play a trump) he draws the Ober with the other, and his Unter wins
+    too.  The lower bound counts all three trumps; the exact value also has
+    the Ober, drawn."""
+    hs = ("HA H10 HU E6", "HO L6 L7 L8", "E7 E8 L9 S6", "E9 S7 S8 S9")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    assert lo == 11 + 10 + 2
+    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 1, 0, 1, 3, 0) == 26 <= hi
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
