@@ -38,7 +38,7 @@ one can ruff), each with the cheapest cards the others must add (a
 defender's partners may smear their richest); when the defenders hold no
 trump, all the declarer's trumps and top plain cards (value nodes 1.76M ->
 1.53M; the top plain cards where a defender leads, 1.29M -> 1.25M; his
-trumps drawing theirs, 1.21M).
+trumps drawing theirs, 1.18M).
 The last two tricks are solved by a small direct minimax.  Move ordering: a
 defender's
 leads that win the trick or let a partner win it first, the richest first

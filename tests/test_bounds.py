@@ -135,6 +135,16 @@ def test_more_top_trumps_than_a_defender_holds_trumps_draw_them_all():
     assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 1, 0, 1, 3, 0) == 26 <= hi
 
 
+def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
+    """The declarer's two top trumps draw the Ober, the one trump against him,
+    after the first trick he wins; until then the Ober's holder, with an acorn,
+    follows suit to his first acorn.  He takes every trick: both top acorns
+    count, though the Ober's holder holds fewer acorns than he has top ones."""
+    hs = ("HA H10 EA E10", "HO EK L6 L7", "L8 L9 S6 S7", "LU S8 S9 SU")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    assert lo == hi == 53
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
