@@ -138,6 +138,7 @@ cdef extern from *:
     unsigned long long dd_pext(unsigned long long x, unsigned long long m) nogil
     unsigned long long dd_pdep(unsigned long long x, unsigned long long m) nogil
     int __builtin_clzll(unsigned long long x) nogil
+    int __builtin_clz(unsigned int x) nogil
 
 cdef enum:
     HUGE_PAGE = 2 * 1024 * 1024

@@ -154,6 +154,14 @@ def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
     assert lo == hi == 53
 
 
+def test_a_card_the_defenders_must_drop_promotes_the_next():
+    """No trump against the declarer: his trump wins the lead, his Bells Sau
+    takes the Bells Ten, a singleton, and his King is then the highest bell."""
+    hs = ("H6 SA SK", "S10 E6 E7", "E8 E9 L6", "L7 L8 L9")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    assert lo == hi == 25
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
