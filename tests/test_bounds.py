@@ -154,6 +154,15 @@ def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
     assert lo == hi == 53
 
 
+def test_drawn_trumps_leave_a_suit_no_defender_holds_to_the_declarer():
+    """His two trumps are above the defenders' one, and no defender holds a
+    leaf: before he is in, no one can lead his Leaves King, and once their
+    trump is drawn no one can ruff it.  He takes every trick."""
+    hs = ("LK H8 HO", "H6 S6 SO", "EU EA S9", "S7 S10 SA")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 2, 0, True, 0)
+    assert lo == hi == 44
+
+
 def test_a_card_the_defenders_must_drop_promotes_the_next():
     """No trump against the declarer: his trump wins the lead, his Bells Sau
     takes the Bells Ten, a singleton, and his King is then the highest bell."""
