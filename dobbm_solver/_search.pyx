@@ -36,9 +36,10 @@ ruff: that trump wins him the lead to cash them) and, for the side on
 lead, the winners it can cash at once (drawing trumps, then top cards no
 one can ruff), each with the cheapest cards the others must add (a
 defender's partners may smear their richest); when the defenders hold no
-trump, all the declarer's trumps and top plain cards (value nodes 1.76M ->
-1.53M; the top plain cards where a defender leads, 1.29M -> 1.25M; his
-trumps drawing theirs, 1.18M).
+trump, all the declarer's trumps and top plain cards, and the cards those
+promote (value nodes 1.76M -> 1.53M; the top plain cards where a defender
+leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions,
+1.17M; a suit no defender holds, 1.15M).
 The last two tricks are solved by a small direct minimax.  Move ordering: a
 defender's
 leads that win the trick or let a partner win it first, the richest first
