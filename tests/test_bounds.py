@@ -154,6 +154,18 @@ def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
     assert lo == hi == 53
 
 
+def test_trumps_left_after_a_partial_draw_bound_the_declarer_losers():
+    """His Sau and Ten of hearts are above every defender's trump: once in, he
+    draws with the one he did not need to get in, and of the three trumps
+    above his Seven only the King can be left to beat one of his Ober and
+    Seven: he loses one of them at most, not both (the richest, the Ober,
+    is the one counted lost)."""
+    hs = ("HA H10 HO H7", "HK H9 L6 L7", "HU EU EO EK", "L8 L9 S6 S7")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 3, 0, True, 0)
+    assert lo == 28     # HA H10 H7, and the cheapest three cards of each defender
+    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 3, 0, 1, 3, 0) == 39 <= hi
+
+
 def test_drawn_trumps_leave_a_suit_no_defender_holds_to_the_declarer():
     """His two trumps are above the defenders' one, and no defender holds a
     leaf: before he is in, no one can lead his Leaves King, and once their
