@@ -34,7 +34,7 @@ and when a defender leads, if one
 of the declarer's trumps surely wins, his top plain cards no defender can
 ruff: that trump wins him the lead to cash them) and, for the side on
 lead, the winners it can cash at once (drawing trumps, then top cards no
-one can ruff), each with the cheapest cards the others must add (a
+one can ruff, and for the declarer the cards those promote), each with the cheapest cards the others must add (a
 defender's partners may smear their richest); when the defenders hold no
 trump, all the declarer's trumps and top plain cards, and the cards those
 promote (value nodes 1.76M -> 1.53M; the top plain cards where a defender

@@ -183,6 +183,14 @@ def test_a_card_the_defenders_must_drop_promotes_the_next():
     assert lo == hi == 25
 
 
+def test_the_declarer_on_lead_cashes_the_card_his_top_one_promotes():
+    """On lead, he draws the trumps with his Sau; his Bells Sau then takes the
+    Bells Ten, a singleton, and his King is the highest bell left."""
+    hs = ("HA SA SK E6", "H6 S10 E7 E8", "H7 E9 L6 L7", "L8 L9 S6 S7")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    assert lo == hi == 36
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
