@@ -191,6 +191,15 @@ def test_the_declarer_on_lead_cashes_the_card_his_top_one_promotes():
     assert lo == hi == 36
 
 
+def test_the_declarer_on_lead_draws_and_his_other_trumps_win_by_length():
+    """On lead, his Sau draws three trumps; of his Nine and Eight only one can
+    fall to the Ober, the one trump left against him: the other wins too."""
+    hs = ("LA H8 H9 HA", "EU L7 HU SU", "EO E10 HK SA", "H7 HO S7 SK")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    assert lo == 20     # HA, HU HK H7 drawn, and one cheapest card of each defender
+    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 0, 0, 1, 3, 0) == 54 <= hi
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
