@@ -673,6 +673,19 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
     return lo
 
 
+# Measured and not kept, judged on the 1,600 held-out deals of
+# benchmarks/make_hands.py (seeds 777, 4242, 1001) as well as on the benchmark
+# deals, whose 120 node counts move with one or two big searches: in the upper
+# bound, the defenders' trumps by length (each of a defender's trumps that the
+# declarer takes falls to a different higher trump of his): benchmark value
+# nodes +0.2%, held-out +0.2% to +1.0%; the defenders' plain winners (see the
+# call of plain_winners in lower_bound): benchmark -0.2%, held-out +0.1% to
+# +0.4%.  In plain_winners, the cards the top ones promote (as in
+# trumpless_winners): held-out -0.2% to +0.2%; where the declarer's top trumps
+# draw only some of the defenders', a suit's condition relaxed for the
+# defenders the draw leaves without a trump: nodes unchanged.  The
+# trump-length bound returned before plain_winners when it reaches beta:
+# every card's nodes +0.2%, the same time.
 cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The most points the declarer can end with from the trick start ``p``."""
     cdef uint64_t decl_tr = p.hands[0] & SUITMASK[TRUMP]
