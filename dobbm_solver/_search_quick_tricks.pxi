@@ -172,6 +172,30 @@ cdef inline int kept_trumps(uint64_t hand, int m) noexcept nogil:
     return t & ~LOWEST[m][t] if m < c else 0
 
 
+cdef inline uint64_t promoted(const Pos* p, int s, uint64_t top, int* n) noexcept nogil:
+    """``top`` (the declarer's ``n`` cards of the plain suit ``s`` above all the
+    defenders') with the cards of his that those promote: his next card wins
+    too once each defender has followed to ``n`` tricks of the suit with his
+    lowest cards of it, if it is above every card they keep (adds them to
+    ``n``)."""
+    cdef uint64_t sm = SUITMASK[s]
+    cdef int mine = <int>((p.hands[0] & sm & ~top) >> (9 * s))
+    cdef int e1, e2, e3, c
+    if not mine:
+        return top
+    e1 = <int>((p.hands[1] & sm) >> (9 * s))
+    e2 = <int>((p.hands[2] & sm) >> (9 * s))
+    e3 = <int>((p.hands[3] & sm) >> (9 * s))
+    while mine:
+        c = 31 - __builtin_clz(mine)
+        if ((e1 & ~LOWEST[n[0]][e1]) | (e2 & ~LOWEST[n[0]][e2]) | (e3 & ~LOWEST[n[0]][e3])) >> c:
+            break
+        mine &= ~(1 << c)
+        top |= (<uint64_t>1) << (9 * s + c)
+        n[0] += 1
+    return top
+
+
 cdef inline void follow_lowest(const uint16_t* row, uint64_t hand, int sh, int* total, int* r,
                                uint64_t* rest) noexcept nogil:
     """A follower's lowest cards of the suit at bit ``sh`` of ``hand`` to its leads
@@ -252,7 +276,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
     cdef uint64_t dall, top, sm, tops
-    cdef int r = 0, r1, pts = 0, c, s, n, led = 0, e1, e2, e3, mine
+    cdef int r = 0, r1, pts = 0, c, s, n, led = 0
     cdef int ns[4]
     ns[0] = ns[1] = ns[2] = ns[3] = 0
     while dt:
@@ -286,7 +310,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         top = tops & sm
         tops &= ~sm
         n = dd_popcount(top)
-        # promoted cards (see trumpless_winners): value nodes on the 120
+        # promoted cards (see promoted): value nodes on the 120
         # benchmark deals 1144541 -> 1153123 (+0.7%: deal 106 80731 ->
         # 105328), every card's with the line 3548676 -> 3544256, but on
         # the 1,600 held-out deals of benchmarks/make_hands.py (seeds 777,
@@ -296,17 +320,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         # total, every card 0.96x both; of seed 777, value 0.95x, 0.98x;
         # on the benchmark deals value 0.91x, 1.02x, every card 0.94x,
         # 1.00x
-        e1 = <int>((p.hands[1] & sm) >> (9 * s))
-        e2 = <int>((p.hands[2] & sm) >> (9 * s))
-        e3 = <int>((p.hands[3] & sm) >> (9 * s))
-        mine = <int>((p.hands[0] & sm & ~top) >> (9 * s))
-        while mine:
-            c = 31 - __builtin_clz(mine)
-            if ((e1 & ~LOWEST[n][e1]) | (e2 & ~LOWEST[n][e2]) | (e3 & ~LOWEST[n][e3])) >> c:
-                break
-            mine &= ~(1 << c)
-            top |= (<uint64_t>1) << (9 * s + c)
-            n += 1
+        top = promoted(p, s, top, &n)
         if ((f1 and dd_popcount(p.hands[1] & sm) < n) or (f2 and dd_popcount(p.hands[2] & sm) < n)
                 or (f3 and dd_popcount(p.hands[3] & sm) < n)):
             continue
@@ -432,8 +446,8 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     # his top plain cards of all suits at once (see up_to_top)
     cdef uint64_t top = (p.hands[0] & ~SUITMASK[TRUMP]
                          & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
-    cdef uint64_t won, sm, t
-    cdef int s, n, c, e1, e2, e3, mine
+    cdef uint64_t won
+    cdef int s, n
     # promoted cards: once each defender has followed n times with his
     # lowest cards of a suit, the declarer's next card of it is above what
     # they keep (he plays his highest to the tricks of the suit): value
@@ -442,28 +456,13 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     # benchmarks/make_hands.py, 300 of seed 777, 300 of 4242, 1,000 of
     # 1001: value -2.6%, -1.9%, -2.6%, every card's -1.8%, -1.6%, -2.0%,
     # the same values); benchmarks/ab_core.py --pgo 0.98x the time by
-    # median, 0.99-1.00x in total.  Measured and not kept: the same in the
-    # declarer's cashing bound (value nodes +0.6%) and in plain_winners
-    # (-0.04%, every card's -0.24%, some deals +10%)
+    # median, 0.99-1.00x in total.  (The same in the declarer's cashing
+    # bound: see declarer_cash; in plain_winners measured and not kept,
+    # benchmark nodes -0.04%, every card's -0.24%, held-out -0.2% to +0.2%)
     for s in range(4):
-        if s == TRUMP:
-            continue
-        sm = SUITMASK[s]
-        mine = <int>((p.hands[0] & sm & ~top) >> (9 * s))
-        if not mine:
-            continue
-        t = top & sm
-        n = dd_popcount(t)
-        e1 = <int>((p.hands[1] & sm) >> (9 * s))
-        e2 = <int>((p.hands[2] & sm) >> (9 * s))
-        e3 = <int>((p.hands[3] & sm) >> (9 * s))
-        while mine:
-            c = 31 - __builtin_clz(mine)
-            if ((e1 & ~LOWEST[n][e1]) | (e2 & ~LOWEST[n][e2]) | (e3 & ~LOWEST[n][e3])) >> c:
-                break
-            mine &= ~(1 << c)
-            top |= (<uint64_t>1) << (9 * s + c)
-            n += 1
+        if s != TRUMP:
+            n = dd_popcount(top & SUITMASK[s])
+            top = promoted(p, s, top, &n)
     won = top | (p.hands[0] & SUITMASK[TRUMP])
     cdef int r = dd_popcount(won)
     return (p.pts + ctx.bonus + set_points(won) + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
