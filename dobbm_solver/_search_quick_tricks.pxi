@@ -4,16 +4,18 @@
 # Quick tricks: the cards each side surely wins, and the bounds on the declarer's points
 # built from them.
 #
-# Measured and not kept: in both cashing bounds, a suit where a hand that could
-# ruff is short cashed its winners up to that hand's length (instead of not at
-# all).  Sound (the same values on 1,000 held-out full deals, no bound broken on
-# 100,000 random trick starts), value nodes on the benchmark deals -1.3%, but
-# 1.5% more instructions in the bounds and 1.03-1.04x the time
-# (benchmarks/ab_core.py).  Tried again as a second bound, only at trick starts
-# that neither the first bounds nor the table cut (before their cards are
-# searched, for the side on lead): value nodes 1.512M -> 1.499M, every card's
-# 4.537M -> 4.495M, but 1.2% more instructions for the value (callgrind, whole
-# process) and 1.6% more for every card.
+# Measured and not kept at first: in both cashing bounds, a suit where a hand
+# that could ruff is short cashed its winners up to that hand's length (instead
+# of not at all).  Sound (the same values on 1,000 held-out full deals, no bound
+# broken on 100,000 random trick starts), value nodes on the benchmark deals
+# -1.3%, but 1.5% more instructions in the bounds and 1.03-1.04x the time
+# (benchmarks/ab_core.py); with the later, stronger bounds it measured
+# 0.98-1.00x in the declarer's and is kept there (see declarer_cash).  Tried
+# again as a second bound, only at trick starts that neither the first bounds
+# nor the table cut (before their cards are searched, for the side on lead):
+# value nodes 1.512M -> 1.499M, every card's 4.537M -> 4.495M, but 1.2% more
+# instructions for the value (callgrind, whole process) and 1.6% more for every
+# card.
 
 from libc.stdint cimport uint16_t
 
@@ -262,8 +264,9 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     suit wins (and so does his next one once they have followed with every
     card above it, each with his lowest), in a suit where every defender
     still holding a trump holds at least as many cards as the declarer has
-    such winners (so no one can ruff).  Each defender adds a card to each of
-    these tricks, following the
+    such winners (so no one can ruff; else as many of the richest as the
+    shortest such defender must follow to).  Each defender adds a card to
+    each of these tricks, following the
     suit led while it can: trumps to the trump leads and cards of each plain
     suit to its leads while it has them (its lowest), other cards (its
     cheapest) to the rest (value nodes 1.529M -> 1.527M, every card's 4.60M
@@ -276,7 +279,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     cdef uint64_t f2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t f3 = p.hands[3] & SUITMASK[TRUMP]
     cdef uint64_t dall, top, sm, tops
-    cdef int r = 0, r1, pts = 0, c, s, n, led = 0
+    cdef int r = 0, r1, pts = 0, c, s, n, led = 0, m
     cdef int ns[4]
     ns[0] = ns[1] = ns[2] = ns[3] = 0
     while dt:
@@ -321,9 +324,26 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         # on the benchmark deals value 0.91x, 1.02x, every card 0.94x,
         # 1.00x
         top = promoted(p, s, top, &n)
-        if ((f1 and dd_popcount(p.hands[1] & sm) < n) or (f2 and dd_popcount(p.hands[2] & sm) < n)
-                or (f3 and dd_popcount(p.hands[3] & sm) < n)):
+        # where a defender holding a trump holds fewer cards of the suit,
+        # only as many as he must follow to, the richest: value nodes
+        # 1136912 -> 1129279, every card's with the line 3533510 -> 3450930
+        # (held-out, seeds 777, 4242, 1001: value -0.3%, -0.9%, -0.8%,
+        # every card's -0.5%, -1.0%, -1.2%, the same values); by
+        # benchmarks/ab_core.py --pgo 0.98-1.00x, on the benchmark deals
+        # and on 300 held-out ones.  (Measured before the bounds grew
+        # stronger, on the benchmark deals alone: 1.03-1.04x the time.)
+        m = n
+        if f1 and dd_popcount(p.hands[1] & sm) < m:
+            m = dd_popcount(p.hands[1] & sm)
+        if f2 and dd_popcount(p.hands[2] & sm) < m:
+            m = dd_popcount(p.hands[2] & sm)
+        if f3 and dd_popcount(p.hands[3] & sm) < m:
+            m = dd_popcount(p.hands[3] & sm)
+        if not m:
             continue
+        if m < n:
+            top = (<uint64_t>highest_ranks(<int>((top >> (9 * s)) & 0x1FF), m)) << (9 * s)
+            n = m
         r += n
         ns[s] = n
         led |= 1 << s

@@ -200,6 +200,16 @@ def test_the_declarer_on_lead_draws_and_his_other_trumps_win_by_length():
     assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 0, 0, 1, 3, 0) == 54 <= hi
 
 
+def test_the_declarer_on_lead_cashes_as_many_top_cards_as_a_ruffer_must_follow_to():
+    """His Bells Sau and King are above every bell against him, but the one
+    trump against him is held with a single bell: he cashes the Sau (its
+    holder must follow), not the King (which that defender could ruff)."""
+    hs = ("SA SK E6 E7", "H6 S6 L6 L7", "L8 L9 E8 E9", "LU LO S7 S8")
+    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    assert lo == 11
+    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 0, 0, 1, 3, 0) == 11 <= hi
+
+
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     """The defenders, on lead and holding no trump, first take tricks in which the
     last of them throws the bells he would have had to add to the declarer's
