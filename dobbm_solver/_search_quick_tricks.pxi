@@ -10,7 +10,9 @@
 # broken on 100,000 random trick starts), value nodes on the benchmark deals
 # -1.3%, but 1.5% more instructions in the bounds and 1.03-1.04x the time
 # (benchmarks/ab_core.py); with the later, stronger bounds it measured
-# 0.98-1.00x in the declarer's and is kept there (see declarer_cash).  Tried
+# 0.98-1.00x in the declarer's and is kept there (see declarer_cash); in the
+# defenders' (defender_cash), value nodes -0.3%, held-out -0.5% to +0.1%, 1.00x
+# the time, not kept.  Tried
 # again as a second bound, only at trick starts that neither the first bounds
 # nor the table cut (before their cards are searched, for the side on lead):
 # value nodes 1.512M -> 1.499M, every card's 4.537M -> 4.495M, but 1.2% more
