@@ -295,7 +295,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
-        lo = lower_bound(ctx, p, beta)
+        lo = lower_bound(ctx, p)
         # the lower bound first: it cuts far more often (at 12 cards left
         # 131k times against 8k), and the upper one is not needed then
         if lo >= beta:
@@ -421,7 +421,7 @@ def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus)
     if len({dd_popcount(p.hands[s]) for s in range(4)}) != 1 or not p.hands[0]:
         raise ValueError("a trick start needs four hands of the same size")
     ctx.bonus = bonus
-    return LOWER_BOUND(&ctx, &p, INF), UPPER_BOUND(&ctx, &p)
+    return LOWER_BOUND(&ctx, &p), UPPER_BOUND(&ctx, &p)
 
 
 cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:

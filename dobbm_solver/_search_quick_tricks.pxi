@@ -176,6 +176,39 @@ cdef inline int kept_trumps(uint64_t hand, int m) noexcept nogil:
     return t & ~LOWEST[m][t] if m < c else 0
 
 
+cdef inline int lost_by_length(uint64_t mine, uint64_t theirs) noexcept nogil:
+    """Of the declarer's trumps ``mine``, each below a trump of ``theirs`` (the
+    defenders'), those counted lost, as 9-bit ranks: a trump of his that does
+    not win its trick falls to a higher trump of a defender, a different one
+    each time, so at most as many lose as they hold above his lowest -- say
+    the richest of his (the highest ones, by one table lookup, not a loop
+    per card: callgrind, 120 benchmark deals, whole process: value 1277.3M
+    -> 1274.1M instructions, every card 2507.9M -> 2498.8M)."""
+    if not mine:
+        return 0
+    return highest_ranks(<int>(mine >> (9 * TRUMP)),
+                         dd_popcount(theirs & ~((<uint64_t>2 << dd_ctz(mine)) - 1)))
+
+
+cdef inline int fewest_of_ruffers(uint64_t sm, uint64_t h1, uint64_t t1, uint64_t h2, uint64_t t2,
+                                  uint64_t h3, uint64_t t3) noexcept nogil:
+    """The fewest cards of the suit ``sm`` among the hands ``h1``..``h3`` that
+    hold a trump (``t1``..``t3``, their trumps), 9 if none does: how many
+    tricks of the suit they all must follow to, so cannot ruff."""
+    cdef int f = 9, c
+    if t1:
+        f = dd_popcount(h1 & sm)
+    if t2:
+        c = dd_popcount(h2 & sm)
+        if c < f:
+            f = c
+    if t3:
+        c = dd_popcount(h3 & sm)
+        if c < f:
+            f = c
+    return f
+
+
 cdef inline uint64_t promoted(const Pos* p, int s, uint64_t top, int* n) noexcept nogil:
     """``top`` (the declarer's ``n`` cards of the plain suit ``s`` above all the
     defenders') with the cards of his that those promote: his next card wins
@@ -261,7 +294,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     defender's trump; each defender must follow with a trump (the lowest
     costs least and keeps the highest, so that is the worst case for us);
     once the defenders have no trump left every trump of the declarer wins;
-    else his trumps left win by length (as in ``lower_bound``).
+    else his trumps left win by length (see ``lost_by_length``).
     Then a plain card of the declarer above all the defenders' cards of its
     suit wins (and so does his next one once they have followed with every
     card above it, each with his lowest), in a suit where every defender
@@ -334,13 +367,9 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         # benchmarks/ab_core.py --pgo 0.98-1.00x, on the benchmark deals
         # and on 300 held-out ones.  (Measured before the bounds grew
         # stronger, on the benchmark deals alone: 1.03-1.04x the time.)
-        m = n
-        if f1 and dd_popcount(p.hands[1] & sm) < m:
-            m = dd_popcount(p.hands[1] & sm)
-        if f2 and dd_popcount(p.hands[2] & sm) < m:
-            m = dd_popcount(p.hands[2] & sm)
-        if f3 and dd_popcount(p.hands[3] & sm) < m:
-            m = dd_popcount(p.hands[3] & sm)
+        m = fewest_of_ruffers(sm, p.hands[1], f1, p.hands[2], f2, p.hands[3], f3)
+        if m > n:
+            m = n
         if not m:
             continue
         if m < n:
@@ -351,18 +380,15 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         led |= 1 << s
         pts += SUIT_PTS[(top >> (9 * s)) & 0x1FF]
     if dt:
-        # his trumps left, below one of theirs, win by length (each that
-        # loses falls to a different higher trump of theirs, see
-        # lower_bound): value nodes on the benchmark deals 1153123 ->
+        # his trumps left, below one of theirs, win by length (see
+        # lost_by_length): value nodes on the benchmark deals 1153123 ->
         # 1136912, every card's with the line 3544256 -> 3533510; held-out
         # (seeds 777, 4242, 1001) value -0.6%, -0.7%, -1.2%, every card's
         # -1.7%, -0.8%, -1.7%, the same values; by benchmarks/ab_core.py
         # --pgo 0.99x the time in total on the benchmark deals and on 300
         # held-out ones.  (On the benchmark deals alone, before the
         # promoted cards above, this measured +0.7%, +0.5%.)
-        dall = f1 | f2 | f3
-        c = highest_ranks(<int>(dt >> (9 * TRUMP)),
-                          dd_popcount(dall & ~((<uint64_t>2 << dd_ctz(dt)) - 1)))
+        c = lost_by_length(dt, f1 | f2 | f3)
         n = dd_popcount(dt) - dd_popcount(c)
         if n:
             r += n
@@ -430,11 +456,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
         top = tops & SUITMASK[s]
         tops &= ~SUITMASK[s]
         n = dd_popcount(top)
-        if dt and dd_popcount(p.hands[0] & SUITMASK[s]) < n:
-            continue
-        if ta and dd_popcount(p.hands[a] & SUITMASK[s]) < n:
-            continue
-        if tb and dd_popcount(p.hands[b] & SUITMASK[s]) < n:
+        if fewest_of_ruffers(SUITMASK[s], p.hands[0], dt, p.hands[a], ta, p.hands[b], tb) < n:
             continue
         r += n
         ns[s] = n
@@ -496,7 +518,6 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
 # lower bound it made the whole search slower (benchmarks/ab_core.py: 1.07x
 # the time)
 ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
-ctypedef int (*LoBound)(const Ctx* ctx, const Pos* p, int beta) noexcept nogil
 cdef Bound TRUMPLESS = trumpless_winners
 
 
@@ -528,9 +549,9 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
     """
     cdef uint64_t sm, top, tops = (p.hands[0] & ~SUITMASK[TRUMP]
                                    & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
-    cdef bint t1 = (p.hands[1] & SUITMASK[TRUMP]) != 0
-    cdef bint t2 = (p.hands[2] & SUITMASK[TRUMP]) != 0
-    cdef bint t3 = (p.hands[3] & SUITMASK[TRUMP]) != 0
+    cdef uint64_t t1 = p.hands[1] & SUITMASK[TRUMP]
+    cdef uint64_t t2 = p.hands[2] & SUITMASK[TRUMP]
+    cdef uint64_t t3 = p.hands[3] & SUITMASK[TRUMP]
     cdef int s, n, f, pts = 0
     while tops:
         s = SUIT[dd_ctz(tops)]
@@ -549,8 +570,7 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
                 # 3568654 (held-out -1.2% to -1.6%, -0.9% to -1.3%, the
                 # same values); benchmarks/ab_core.py --pgo 0.99-1.01x
                 f = 0
-        if ((t1 and dd_popcount(p.hands[1] & sm) < f) or (t2 and dd_popcount(p.hands[2] & sm) < f)
-                or (t3 and dd_popcount(p.hands[3] & sm) < f)):
+        if fewest_of_ruffers(sm, p.hands[1], t1, p.hands[2], t2, p.hands[3], t3) < f:
             continue
         k[0] += n
         pts += SUIT_PTS[(top >> (9 * s)) & 0x1FF]
@@ -573,54 +593,37 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
 # unchanged, but more instructions (callgrind, whole process: value 1373.7M ->
 # 1379.1M, every card 2746.8M -> 2766.2M): the test costs more than the
 # cheapest() calls it saves, which mostly end at the zero cards.
-cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
-    """The points the declarer surely ends with from the trick start ``p`` (at
-    least ``beta`` of them as soon as one bound shows that much)."""
-    cdef uint64_t decl_tr, def_tr, decl_sure, vul
-    cdef int lo, v, k, n, x, m
+cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
+    """The points the declarer surely ends with from the trick start ``p``."""
+    cdef uint64_t decl_tr, def_tr, decl_sure, theirs
+    cdef int lo, v, k, x, m
     cdef bint drawn = False
+    lo = p.pts + (ctx.bonus if p.has_trick else 0)
+    if p.leader == 0:
+        # on lead he cashes his winners at once: the trumps he draws, then
+        # his top plain cards, then his trumps left by length; the bound
+        # below counts no more of his trumps (nor richer ones), nor more
+        # cards the defenders must add, for him on lead (earlier releases
+        # computed both, the second only when the first fell short of beta:
+        # nodes unchanged without the second.  Measured and not kept then:
+        # the cashing bound returned before the defenders' cards are added,
+        # once his own reach beta: analysis nodes +2.7%)
+        v = declarer_cash(p, &k)
+        return v + p.pts + ctx.bonus if k else lo
     decl_tr = p.hands[0] & SUITMASK[TRUMP]
     def_tr = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
-    if not def_tr and decl_tr and p.leader != 0:
+    if not def_tr and decl_tr:
         # no trump against him: stronger than the bounds below
         return TRUMPLESS(ctx, p)
-    lo = p.pts + (ctx.bonus if p.has_trick else 0)
-    # the side on lead may cash its winners at once: first, and enough
-    # when it reaches beta, the trump-length bound below not computed then
-    # (nodes unchanged: no fail-soft bound returned above beta changed;
-    # callgrind, 120 benchmark deals, whole process: value 1239.1M ->
-    # 1234.2M instructions, every card 2426.7M -> 2407.8M; by
-    # benchmarks/ab_core.py 0.97x the time for the value in total, 0.98x
-    # for every card.  The trump-length bound first, returned when it
-    # reaches beta, changed the bounds returned: nodes +0.6%, +1.5%; and
-    # the cashing bound returned before the defenders' cards are added,
-    # once his own reach beta: analysis nodes +2.7%, the fail-soft bounds
-    # being lower)
-    if p.leader == 0:
-        v = declarer_cash(p, &k)
-        if k:
-            v += p.pts + ctx.bonus
-            if v >= beta:
-                return v
-            if v > lo:
-                lo = v
     if decl_tr and def_tr:
-        # (with no trump against him he is on lead here, and declarer_cash
-        # above counts all his trumps and more)
         # sure points: a trump above every trump the other side holds wins
         # a trick of its own for its side, and every other player adds a
-        # card to it: at least their cheapest ones; and trump length: a
-        # trump of the declarer that does not win its trick falls to a
-        # higher trump of a defender, a different one each time; so at most
-        # as many of his trumps lose as the defenders hold trumps above his
-        # lowest, only ones below their highest (say the richest of these),
-        # and all the others win
+        # card to it: at least their cheapest ones; and trump length (see
+        # lost_by_length): his other trumps lose at most one to each higher
+        # trump of theirs
         decl_sure = decl_tr & above_all(def_tr)
-        vul = decl_tr & ~decl_sure
-        k = dd_popcount(decl_tr)
-        v = SUIT_PTS[decl_tr >> (9 * TRUMP)]
-        n = dd_popcount(def_tr & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
-        if p.leader != 0 and decl_sure:
+        theirs = def_tr
+        if decl_sure:
             # with more trumps above all the defenders' than any defender
             # holds trumps, all his trumps win: he plays no trump before
             # the first trick he wins (made to follow trumps or to ruff, he
@@ -647,21 +650,12 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
             # (held-out -0.02% to -0.2%, the same values); by
             # benchmarks/ab_core.py --pgo 0.98-0.99x
             m = dd_popcount(decl_sure) - 1
-            x = (kept_trumps(p.hands[1], m) | kept_trumps(p.hands[2], m)
-                 | kept_trumps(p.hands[3], m))
-            if not x:
-                n = 0
-                drawn = True
-            else:
-                n = dd_popcount((<uint64_t>x << (9 * TRUMP)) & ~((<uint64_t>2 << dd_ctz(decl_tr)) - 1))
-        # the n highest of vul (all of them if fewer) by one table lookup:
-        # vul less its lowest cards, not a loop per card (callgrind, 120
-        # benchmark deals, whole process: value 1277.3M -> 1274.1M
-        # instructions, every card 2507.9M -> 2498.8M)
-        x = highest_ranks(<int>(vul >> (9 * TRUMP)), n)
-        v -= SUIT_PTS[x]
-        k -= dd_popcount(x)
-        if p.leader != 0 and k:
+            theirs = (<uint64_t>(kept_trumps(p.hands[1], m) | kept_trumps(p.hands[2], m)
+                                 | kept_trumps(p.hands[3], m))) << (9 * TRUMP)
+            drawn = not theirs
+        x = lost_by_length(decl_tr & ~decl_sure, theirs)
+        k = dd_popcount(decl_tr) - dd_popcount(x)
+        if k:
             # with a trump that surely wins (it wins him the lead), his top
             # plain cards win too, where no defender can ruff them: value
             # nodes on the benchmark deals 1291148 -> 1246782, every card's
@@ -673,20 +667,15 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p, int beta) noexcept nogil:
             # 0.97x the time by median, 0.98x in total, the value
             # 1.00-1.01x; then with any trump that surely wins, the same
             # cost per bound: 0.99x both.
-            # Measured and not kept: the same where the declarer leads,
-            # added to his trump-length winners (the cashing bound above
-            # counts only the trumps it draws): value nodes 1249839, every
-            # card's 3941584, but the value 1.05x the time by median.  And
-            # the defenders' mirror in the upper bound (the plain cards of
-            # the defender holding the highest trump, above all the other
-            # hands' cards, where no other hand can ruff them): value nodes
-            # -0.2%, every card's -0.1%.  Its first version, which let a
-            # partner ruff such a card (the partner then leads a suit the
-            # holder must throw a winner on), passed every benchmark deal
-            # and failed a random check of 200,000 trick starts against the
-            # exact values.
-            v += plain_winners(p, &k, drawn)
-        if k:
+            # Measured and not kept: the defenders' mirror in the upper
+            # bound (the plain cards of the defender holding the highest
+            # trump, above all the other hands' cards, where no other hand
+            # can ruff them): value nodes -0.2%, every card's -0.1%.  Its
+            # first version, which let a partner ruff such a card (the
+            # partner then leads a suit the holder must throw a winner on),
+            # passed every benchmark deal and failed a random check of
+            # 200,000 trick starts against the exact values.
+            v = SUIT_PTS[decl_tr >> (9 * TRUMP)] - SUIT_PTS[x] + plain_winners(p, &k, drawn)
             v = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
                  + cheapest(p.hands[3], k))
             if v > lo:
@@ -738,5 +727,5 @@ cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
 # every node dearer (benchmarks/ab_core.py: inlined 1.03-1.07x the time of
 # out of line, for 0.1% fewer instructions; called through the pointers,
 # 1.05x)
-cdef LoBound LOWER_BOUND = lower_bound
+cdef Bound LOWER_BOUND = lower_bound
 cdef Bound UPPER_BOUND = upper_bound
