@@ -76,6 +76,20 @@ def core_args(pos: dict) -> tuple:
             pos["bonus"])
 
 
+def written_position(hands: tuple[str, ...], leader: int) -> dict:
+    """A trick start of :func:`random_trick_start`'s kind from the four hands
+    written out (seat 0 the declarer): nothing taken, one trick the
+    declarer's and the rest the defenders', no Dobb."""
+    cards = [tuple(sorted(parse_cards(h))) for h in hands]
+    return {"hands": cards, "leader": leader, "taken": 0, "dtricks": 1,
+            "ftricks": 8 - len(cards[0]) - 1, "bonus": 0}
+
+
+def written_bounds(hands: tuple[str, ...], leader: int) -> tuple[int, int]:
+    """The static bounds of :func:`written_position`."""
+    return _search.trick_start_bounds(*core_args(written_position(hands, leader)))
+
+
 def _check(rng: random.Random, count: int, tricks_left: int, top_trumps: int = 0) -> int:
     """Check ``count`` positions; returns how many of them the lower bound raised
     above the points already sure (so the test is known to reach the bounds).
@@ -118,8 +132,7 @@ def test_a_top_trump_wins_the_lead_to_cash_the_declarer_top_plain_cards():
     falls, and then his Leaves Sau and Acorns Sau win too: the only trump
     against him is a defender's who holds a card of both suits.  With the
     cheapest cards the defenders must add, that is every point of the deal."""
-    hands = [cardset(parse_cards(h)) for h in ("HA LA EA", "H6 L6 E6", "L7 E7 S6", "L8 E8 S7")]
-    lo, hi = _search.trick_start_bounds(hands, 1, 0, True, 0)
+    lo, hi = written_bounds(("HA LA EA", "H6 L6 E6", "L7 E7 S6", "L8 E8 S7"), 1)
     assert lo == hi == 33
 
 
@@ -127,8 +140,7 @@ def test_a_trump_that_surely_wins_by_length_wins_the_lead_as_well():
     """No trump of the declarer's is above the defenders' one trump, the Heart
     Ober, but that trump can take only one of his two: the other wins him
     the lead, and his Bells Sau then wins, the Ober's holder following suit."""
-    hands = [cardset(parse_cards(h)) for h in ("H6 H7 SA", "E6 E7 E8", "L6 L7 L8", "HO S6 L9")]
-    lo, hi = _search.trick_start_bounds(hands, 1, 0, True, 0)
+    lo, hi = written_bounds(("H6 H7 SA", "E6 E7 E8", "L6 L7 L8", "HO S6 L9"), 1)
     assert lo == hi == 11
 
 
@@ -139,9 +151,9 @@ def test_more_top_trumps_than_a_defender_holds_trumps_draw_them_all():
     too.  The lower bound counts all three trumps; the exact value also has
     the Ober, drawn."""
     hs = ("HA H10 HU E6", "HO L6 L7 L8", "E7 E8 L9 S6", "E9 S7 S8 S9")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    lo, hi = written_bounds(hs, 1)
     assert lo == 11 + 10 + 2
-    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 1, 0, 1, 3, 0) == 26 <= hi
+    assert exact_value(written_position(hs, 1)) == 26 <= hi
 
 
 def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
@@ -150,7 +162,7 @@ def test_drawn_trumps_leave_the_top_plain_cards_unruffable():
     follows suit to his first acorn.  He takes every trick: both top acorns
     count, though the Ober's holder holds fewer acorns than he has top ones."""
     hs = ("HA H10 EA E10", "HO EK L6 L7", "L8 L9 S6 S7", "LU S8 S9 SU")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    lo, hi = written_bounds(hs, 1)
     assert lo == hi == 53
 
 
@@ -161,9 +173,9 @@ def test_trumps_left_after_a_partial_draw_bound_the_declarer_losers():
     Seven: he loses one of them at most, not both (the richest, the Ober,
     is the one counted lost)."""
     hs = ("HA H10 HO H7", "HK H9 L6 L7", "HU EU EO EK", "L8 L9 S6 S7")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 3, 0, True, 0)
+    lo, hi = written_bounds(hs, 3)
     assert lo == 28     # HA H10 H7, and the cheapest three cards of each defender
-    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 3, 0, 1, 3, 0) == 39 <= hi
+    assert exact_value(written_position(hs, 3)) == 39 <= hi
 
 
 def test_drawn_trumps_leave_a_suit_no_defender_holds_to_the_declarer():
@@ -171,7 +183,7 @@ def test_drawn_trumps_leave_a_suit_no_defender_holds_to_the_declarer():
     leaf: before he is in, no one can lead his Leaves King, and once their
     trump is drawn no one can ruff it.  He takes every trick."""
     hs = ("LK H8 HO", "H6 S6 SO", "EU EA S9", "S7 S10 SA")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 2, 0, True, 0)
+    lo, hi = written_bounds(hs, 2)
     assert lo == hi == 44
 
 
@@ -179,7 +191,7 @@ def test_a_card_the_defenders_must_drop_promotes_the_next():
     """No trump against the declarer: his trump wins the lead, his Bells Sau
     takes the Bells Ten, a singleton, and his King is then the highest bell."""
     hs = ("H6 SA SK", "S10 E6 E7", "E8 E9 L6", "L7 L8 L9")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 1, 0, True, 0)
+    lo, hi = written_bounds(hs, 1)
     assert lo == hi == 25
 
 
@@ -187,7 +199,7 @@ def test_the_declarer_on_lead_cashes_the_card_his_top_one_promotes():
     """On lead, he draws the trumps with his Sau; his Bells Sau then takes the
     Bells Ten, a singleton, and his King is the highest bell left."""
     hs = ("HA SA SK E6", "H6 S10 E7 E8", "H7 E9 L6 L7", "L8 L9 S6 S7")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    lo, hi = written_bounds(hs, 0)
     assert lo == hi == 36
 
 
@@ -195,9 +207,9 @@ def test_the_declarer_on_lead_draws_and_his_other_trumps_win_by_length():
     """On lead, his Sau draws three trumps; of his Nine and Eight only one can
     fall to the Ober, the one trump left against him: the other wins too."""
     hs = ("LA H8 H9 HA", "EU L7 HU SU", "EO E10 HK SA", "H7 HO S7 SK")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    lo, hi = written_bounds(hs, 0)
     assert lo == 20     # HA, HU HK H7 drawn, and one cheapest card of each defender
-    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 0, 0, 1, 3, 0) == 54 <= hi
+    assert exact_value(written_position(hs, 0)) == 54 <= hi
 
 
 def test_the_declarer_on_lead_cashes_as_many_top_cards_as_a_ruffer_must_follow_to():
@@ -205,9 +217,9 @@ def test_the_declarer_on_lead_cashes_as_many_top_cards_as_a_ruffer_must_follow_t
     trump against him is held with a single bell: he cashes the Sau (its
     holder must follow), not the King (which that defender could ruff)."""
     hs = ("SA SK E6 E7", "H6 S6 L6 L7", "L8 L9 E8 E9", "LU LO S7 S8")
-    lo, hi = _search.trick_start_bounds([cardset(parse_cards(h)) for h in hs], 0, 0, True, 0)
+    lo, hi = written_bounds(hs, 0)
     assert lo == 11
-    assert ref_position_value([tuple(sorted(parse_cards(h))) for h in hs], 0, 0, 1, 3, 0) == 11 <= hi
+    assert exact_value(written_position(hs, 0)) == 11 <= hi
 
 
 def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
