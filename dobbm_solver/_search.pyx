@@ -23,47 +23,46 @@ stages of 8 times the entries, rehashed, after 100k nodes, then 32 times
 as many again: the table a search touches follows its size, and a
 smaller one is faster: 120 benchmark deals, every card, 0.98x the time
 in total with 8 MiB instead of all 64 for the searches past 100k nodes).
-Equivalent zero-point cards are searched once, and of a run of one hand's cards with no card in play
-between them only the right one when the trick's side is sure (see
-``drop_dominated``); for the value of every card, such twins bound each
-other's searches (``Core.card_values``).  Bounds: sure trumps
-(for the declarer also by length: each of his trumps that loses falls to a
-different higher trump of a defender, and none does where a defender leads
-and he holds more trumps above all theirs than any of them holds trumps;
-and when a defender leads, if one
-of the declarer's trumps surely wins, his top plain cards no defender can
-ruff: that trump wins him the lead to cash them) and, for the side on
-lead, the winners it can cash at once (drawing trumps, then top cards no
-one can ruff, and for the declarer the cards those promote), each with the cheapest cards the others must add (a
+Equivalent zero-point cards are searched once, and of a run of one hand's
+cards with no card in play between them only the right one when the trick's
+side is sure (see ``drop_dominated``); for the value of every card, such
+twins bound each other's searches (``Core.card_values``). Bounds: sure
+trumps (for the declarer also by length: each of his trumps that loses falls
+to a different higher trump of a defender, and none does where a defender
+leads and he holds more trumps above all theirs than any of them holds
+trumps; and when a defender leads, if one of the declarer's trumps surely
+wins, his top plain cards no defender can ruff: that trump wins him the lead
+to cash them) and, for the side on lead, the winners it can cash at once
+(drawing trumps, then top cards no one can ruff, and for the declarer the
+cards those promote), each with the cheapest cards the others must add (a
 defender's partners may smear their richest); when the defenders hold no
 trump, all the declarer's trumps and top plain cards, and the cards those
 promote (value nodes 1.76M -> 1.53M; the top plain cards where a defender
-leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions,
-1.17M; a suit no defender holds, 1.15M).
-The last two tricks are solved by a small direct minimax.  Move ordering: a
-defender's
-leads that win the trick or let a partner win it first, the richest first
-(refutations that take points, found first, also return tighter fail-soft
-bounds, so MTD(f) takes bigger steps); other leads by a history counter
-(credited for a cutoff by the cube of the cards left, debited three
-times that for each lead tried before it; a defender's counted by suit and
-how many of the other hands' cards lie below the lead, not by the card:
-value nodes 1.40M -> 1.32M, every card's 4.25M -> 4.14M), on ties the declarer's highest
-card and a defender's lowest first; following cards by trick-winning
-heuristics alone (a defender who can win the trick for good does so with
-his richest such card, one that would not win a trick later first; the
-declarer with his lowest, but with his richest trump that a defender could
-still take; a card that can still be overtaken ranks with the losing ones;
-losing cards the cheapest first, a defender keeping his last zero card of
-a suit that guards his point cards from the declarer's higher one; but when
-a defender's side takes the trick -- a partner wins it for good, or still to
-play beats the declarer's card -- his richest, those that would take a card
-of the declarer later last, unless enough lower such cards of the
-defenders can take those: value nodes 1.51M -> 1.40M, every card's 4.54M ->
-4.25M, see ``order_moves``; on 300 other deals each of two seeds of
-benchmarks/make_hands.py, 777 and 4242, value nodes -6.9% and -10.8%, every
-card's -5.2% and -5.4%, the same values): a history counter for
-them, as for the leads, cost more time than it saved nodes.
+leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions, 1.17M;
+a suit no defender holds, 1.15M). The last two tricks are solved by a small
+direct minimax. Move ordering: a defender's leads that win the trick or let
+a partner win it first, the richest first (refutations that take points,
+found first, also return tighter fail-soft bounds, so MTD(f) takes bigger
+steps); other leads by a history counter (credited for a cutoff by the cube
+of the cards left, debited three times that for each lead tried before it; a
+defender's counted by suit and how many of the other hands' cards lie below
+the lead, not by the card: value nodes 1.40M -> 1.32M, every card's 4.25M ->
+4.14M), on ties the declarer's highest card and a defender's lowest first;
+following cards by trick-winning heuristics alone (a defender who can win
+the trick for good does so with his richest such card, one that would not
+win a trick later first; the declarer with his lowest, but with his richest
+trump that a defender could still take; a card that can still be overtaken
+ranks with the losing ones; losing cards the cheapest first, a defender
+keeping his last zero card of a suit that guards his point cards from the
+declarer's higher one; but when a defender's side takes the trick -- a
+partner wins it for good, or still to play beats the declarer's card -- his
+richest, those that would take a card of the declarer later last, unless
+enough lower such cards of the defenders can take those: value nodes 1.51M
+-> 1.40M, every card's 4.54M -> 4.25M, see ``order_moves``; on 300 other
+deals each of two seeds of benchmarks/make_hands.py, 777 and 4242, value
+nodes -6.9% and -10.8%, every card's -5.2% and -5.4%, the same values): a
+history counter for them, as for the leads, cost more time than it saved
+nodes.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
