@@ -28,6 +28,13 @@ def trick_start_bounds(
     """The static ``(lower, upper)`` bounds of the search on the declarer's final
     points at a trick start (seat 0 the declarer; for the tests)."""
 
+def mid_trick_bound(
+    hands: Sequence[int], leader: int, trick: Sequence[int], points: int, has_trick: bool, bonus: int
+) -> int:
+    """The search's static lower bound on the declarer's final points where he is
+    second or third to play to the unfinished ``trick`` (cards in play order;
+    for the tests); -1 where it has none."""
+
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.
 

@@ -227,14 +227,18 @@ def ref_value(deal: Deal) -> int:
 
 
 def ref_position_value(hands: Sequence[Iterable[int]], leader: int, taken: int, dtricks: int,
-                       ftricks: int, bonus: int) -> int:
-    """Declarer's final points from a bare trick start: four hands (seat 0 the
+                       ftricks: int, bonus: int, trick: Sequence[int] = ()) -> int:
+    """Declarer's final points from a bare position: four hands (seat 0 the
     declarer, then clockwise), the seat on lead, the points the declarer has
-    taken, each side's tricks so far and the bonus (lay-away or Dobb points)."""
+    taken, each side's tricks so far and the bonus (lay-away or Dobb points);
+    ``trick``: the cards of an unfinished trick, in play order (its players
+    hold one card fewer)."""
     hs = tuple(tuple(sorted(h)) for h in hands)
-    if len(hs) != 4 or len({len(h) for h in hs}) != 1 or dtricks + ftricks + len(hs[0]) != 8:
-        raise RefError("a trick start needs four hands of the same size and 8 tricks in all")
-    return _minimax(0, bonus)(hs, (), leader, taken, dtricks, ftricks)
+    left = 8 - dtricks - ftricks
+    if len(hs) != 4 or not 0 <= len(trick) <= 3 or any(
+            len(hs[i]) != left - (1 if (i - leader) % 4 < len(trick) else 0) for i in range(4)):
+        raise RefError("the hands do not fit the tricks played and the unfinished trick")
+    return _minimax(0, bonus)(hs, tuple(trick), leader, taken, dtricks, ftricks)
 
 
 def ref_card_values(deal: Deal) -> dict[int, int]:

@@ -1,12 +1,14 @@
-"""The search's static bounds at trick starts against the reference's exact values.
+"""The search's static bounds against the reference's exact values.
 
 The search cuts wherever a bound settles a test, so a bound that is too high
 (or too low) gives wrong values only in the positions where nothing cheaper
 cuts first: the cross-check of whole endings can miss it.  Here the bounds are
 checked directly: seeded random trick starts with 2 to 4 tricks left (half of
 them with no trump among the defenders, where the declarer's plain winners
-count), each valued by ``reference.py``; the lower bound may not exceed the
-value, the upper bound may not fall below it.
+count), and positions where the declarer is second or third to an unfinished
+trick (the one bound the search takes mid-trick), each valued by
+``reference.py``; a lower bound may not exceed the value, the upper bound may
+not fall below it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference import points, ref_position_value
+from reference import points, ref_legal, ref_position_value
 
 from dobbm_solver import _search
 from dobbm_solver.cards import BB_TRUMPS, cardset, parse_cards
@@ -231,6 +233,78 @@ def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
                                                "E10 EO EU L10 LU", "LK L9 L8 L6 SU")]
     lo, hi = _search.trick_start_bounds(hands, 2, 4, True, 11)
     assert lo <= 36 <= hi
+
+
+def random_mid_trick(rng: random.Random, tricks_left: int, kind: int) -> dict:
+    """A position of :func:`random_trick_start` (``kind`` 0: any hands, 1: the
+    declarer holding one or two of the highest trumps, 2: no trump among the
+    defenders) with a defender on lead, the cards before the declarer's in
+    the trick played at random (legal ones): he is second or third to it."""
+    pos = random_trick_start(rng, tricks_left, trumpless=kind == 2, top_trumps=rng.randint(1, 2) if kind == 1 else 0)
+    pos["leader"] = rng.choice([2, 3])
+    hands = [list(h) for h in pos["hands"]]
+    trick: list[int] = []
+    seat = pos["leader"]
+    while seat != 0:
+        card = rng.choice(ref_legal(hands[seat], trick))
+        hands[seat].remove(card)
+        trick.append(card)
+        seat = (seat + 1) % 4
+    pos["hands"] = [tuple(h) for h in hands]
+    pos["trick"] = tuple(trick)
+    return pos
+
+
+def mid_trick_value(pos: dict) -> int:
+    """The reference's value of a position of :func:`random_mid_trick`."""
+    return ref_position_value(pos["hands"], pos["leader"], pos["taken"], pos["dtricks"], pos["ftricks"],
+                              pos["bonus"], trick=pos["trick"])
+
+
+def mid_trick_bound(pos: dict) -> int:
+    hands, leader, taken, has_trick, bonus = core_args(pos)
+    return _search.mid_trick_bound(hands, leader, pos["trick"], taken, has_trick, bonus)
+
+
+@pytest.mark.parametrize("tricks_left,count", [(2, 600), (3, 900), pytest.param(4, 300, marks=pytest.mark.slow)])
+def test_mid_trick_bound_holds_on_random_positions(tricks_left, count):
+    """The bound never exceeds the exact value; it applies (the declarer can win
+    the trick for sure) in many positions and is exact in some."""
+    rng = random.Random(SEED + 20 + tricks_left)
+    applies = exact = 0
+    for i in range(count):
+        pos = random_mid_trick(rng, tricks_left, i % 3)
+        value = mid_trick_value(pos)
+        lo = mid_trick_bound(pos)
+        assert lo <= value, (pos, lo, value)
+        if lo >= 0:
+            applies += 1
+            exact += lo == value
+    assert applies > count // 4
+    assert exact > count // 20
+
+
+def test_the_declarer_second_to_a_trick_he_wins_then_draws_and_cashes():
+    """A defender leads the Acorns Ten; the declarer's Sau takes it (the two
+    defenders after him must follow with lower acorns), and his two trumps,
+    with none against him, take the last two tricks: every point but the
+    defenders' cheapest cards, here the Acorns King one of them must add to
+    the first trick."""
+    hands = ("EA HA H10", "E9 S7 S8", "EK L6 L7", "S9 L8")
+    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 3, "taken": 0,
+           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    assert mid_trick_bound(pos) == mid_trick_value(pos) == 10 + 11 + 4 + 11 + 10   # E10 EA EK, HA H10
+
+
+def test_no_mid_trick_bound_where_a_later_defender_can_beat_the_declarer():
+    """The same, but the defender after the declarer holds no acorn and a trump:
+    he may ruff the Sau, so the trick is not surely the declarer's."""
+    hands = ("EA HA H10", "H6 S7 S8", "EK L6 L7", "S9 L8")
+    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 3, "taken": 0,
+           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    assert mid_trick_bound(pos) == -1
+    with pytest.raises(ValueError):
+        _search.mid_trick_bound(core_args(pos)[0], 0, [], 0, True, 0)
 
 
 def test_the_bounds_refuse_a_position_that_is_no_trick_start():
