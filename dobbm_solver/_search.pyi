@@ -31,9 +31,10 @@ def trick_start_bounds(
 def mid_trick_bound(
     hands: Sequence[int], leader: int, trick: Sequence[int], points: int, has_trick: bool, bonus: int
 ) -> int:
-    """The search's static lower bound on the declarer's final points where he is
-    second or third to play to the unfinished ``trick`` (cards in play order;
-    for the tests); -1 where it has none."""
+    """The search's static lower bound on the declarer's final points in an
+    unfinished ``trick`` (cards in play order) he is still to play to, second
+    or third at his turn or after the defender to move (for the tests); -1
+    where it has none."""
 
 class Core:
     """Owns a transposition table of ``tt_mb`` MiB (at least 1) and one root position.

@@ -39,9 +39,9 @@ defender's partners may smear their richest); when the defenders hold no
 trump, all the declarer's trumps and top plain cards, and the cards those
 promote (value nodes 1.76M -> 1.53M; the top plain cards where a defender
 leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions, 1.17M;
-a suit no defender holds, 1.15M); mid-trick, where the declarer second or
-third to a trick can surely win it, what he then cashes (1.13M -> 1.05M,
-see ``mid_trick_lower_bound``). The last two tricks are solved by a small
+a suit no defender holds, 1.15M); mid-trick, where a card of the
+declarer's, still to play, surely wins the trick, what he then cashes
+(1.13M -> 0.97M, see ``mid_trick_lower_bound``). The last two tricks are solved by a small
 direct minimax. Move ordering: a defender's leads that win the trick or let
 a partner win it first, the richest first (refutations that take points,
 found first, also return tighter fail-soft bounds, so MTD(f) takes bigger
@@ -282,7 +282,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, v, best, n, i, depth = 0, alpha0, beta0
     cdef bint found
     cdef int moves[12]
-    cdef uint64_t h = 0, later_d = 0, later_f = 0, legal
+    cdef uint64_t h = 0, later_d = 0, later_f = 0, legal, mine
     cdef uint64_t key[3]
     cdef Pos child
     ctx.nodes += 1
@@ -343,25 +343,27 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     beta0 = beta
 
     legal = legal_moves(p, seat)
-    if seat == 0 and p.ncards and p.ncards < 3 and (legal & BEATS[p.trick[p.win]]):
-        # the declarer second or third to a trick he can beat: a bound of its
-        # own (see mid_trick_lower_bound).  In fourth hand too: value nodes
-        # 1049255 -> 1014881, every card's with the line 3173000 -> 3032807,
-        # but against the tree before both (benchmarks/ab_core.py --pgo) the
-        # value took 1.04x the time by median, 0.99x in total, instead of
-        # 1.01-1.02x and 0.98x: the trick starts below it cut as cheaply
-        # (the bound's cards, each candidate winner tried and the best
-        # kept, and a partial draw, plain winners no ruffer can reach and
-        # trumps by length added: 1000949, 2913312, but 1.06x and 1.03x)
+    if p.ncards:
         later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
-        lo = MID_TRICK_LOWER_BOUND(ctx, p, legal, later_f)
-        if lo >= beta:
-            return lo
-        if legal & (legal - 1):
-            legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
-    elif legal & (legal - 1):
-        if p.ncards:
-            later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
+        if ((4 - p.leader) & 3) >= p.ncards and (seat or p.ncards < 3):
+            # the declarer to play to this trick, second or third, or still to
+            # play after the defender to move: if a card of his surely wins
+            # it, a bound of its own (see mid_trick_lower_bound).  Measured and
+            # not kept: in fourth hand too, value nodes 1049255 -> 1014881,
+            # every card's with the line 3173000 -> 3032807 (before it was
+            # taken at a defender's turn), but against the tree before both
+            # (benchmarks/ab_core.py --pgo) the value took 1.04x the time by
+            # median, 0.99x in total, instead of 1.01-1.02x and 0.98x: the
+            # trick starts below it cut as cheaply; nor, at his turn, each
+            # candidate winner tried and the best kept, with a partial draw,
+            # plain winners no ruffer can reach and trumps by length added
+            # (1000949, 2913312, but 1.06x and 1.03x)
+            mine = legal if seat == 0 else later_d
+            if mine & BEATS[p.trick[p.win]]:
+                lo = MID_TRICK_LOWER_BOUND(ctx, p, mine, later_f if seat == 0 else later_f | legal)
+                if lo >= beta:
+                    return lo
+    if legal & (legal - 1):
         legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
     if legal & (legal - 1):
         n = order_moves(ctx, p, seat, legal, moves, later_d, later_f)
@@ -456,21 +458,26 @@ def trick_start_bounds(hands, int leader, int points, bint has_trick, int bonus)
 
 
 def mid_trick_bound(hands, int leader, trick, int points, bint has_trick, int bonus) -> int:
-    """The search's static lower bound on the declarer's final points where he is
-    second or third to play to the unfinished ``trick`` (for the tests, which
-    check it against exact values); -1 where it has none."""
+    """The search's static lower bound on the declarer's final points in an
+    unfinished ``trick`` he is still to play to, second or third at his turn
+    or after the defender to move (for the tests, which check it against
+    exact values); -1 where it has none."""
     cdef Ctx ctx
     cdef Pos p
+    cdef int seat
     cdef uint64_t legal, later_d = 0, later_f = 0
     memset(&ctx, 0, sizeof(Ctx))
-    if len(trick) not in (1, 2) or (leader + len(trick)) & 3 != 0:
-        raise ValueError("the declarer must be second or third to the trick")
+    seat = (leader + len(trick)) & 3
+    if not 1 <= len(trick) <= 3 or ((4 - leader) & 3) < len(trick) or (seat == 0 and len(trick) == 3):
+        raise ValueError("the declarer must be still to play to the trick, and not fourth")
     fill_position(&p, hands, leader, points, has_trick)
     add_trick(&p, trick)
     ctx.bonus = bonus
-    legal = legal_moves(&p, 0)
+    legal = legal_moves(&p, seat)
     later_cards(&p, SUIT[p.trick[0]], &later_d, &later_f)
-    return MID_TRICK_LOWER_BOUND(&ctx, &p, legal, later_f)
+    if seat == 0:
+        return MID_TRICK_LOWER_BOUND(&ctx, &p, legal, later_f)
+    return MID_TRICK_LOWER_BOUND(&ctx, &p, later_d, later_f | legal)
 
 
 cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:

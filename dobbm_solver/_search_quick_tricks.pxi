@@ -721,39 +721,42 @@ cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     return hi
 
 
-cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t legal, uint64_t later_f) noexcept nogil:
-    """The points the declarer surely ends with from ``p``, where he is to play to
-    an unfinished trick (``legal``: his legal cards, ``later_f``: the cards the
-    defenders still to play to it may play, see :func:`later_cards`); -1 when
-    he holds no card that surely wins the trick.
+cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint64_t theirs_legal) noexcept nogil:
+    """The points the declarer surely ends with from ``p``, an unfinished trick
+    he is still to play to (at his turn, or after the defender to move):
+    ``mine``, his legal cards; ``theirs_legal``, every card the defenders still
+    to play to it may play (see :func:`later_cards`).  -1 when no card of his
+    surely wins the trick.
 
-    With a card that beats the trick so far and that no card a later defender
-    may play beats, he takes the trick (with the lowest such card) and then
-    leads.  His trumps above all
-    the defenders' win a trick each; when he holds at least as many of them as
-    any defender holds trumps, they draw every trump (each defender follows to
-    each), so all his trumps win, and so do his plain cards above all the
-    defenders' cards of their suits (no one is left to ruff them).  The
-    defenders' hands are taken as they are now: what a later defender plays
-    to this trick only lowers his cards and trumps, which weakens none of
-    these winners.  Every defender adds a card to each trick he wins, a later
-    one to this trick too: at least the cheapest that many of his cards (a
-    card ``x`` now and the cheapest ``r`` of the rest are ``r + 1`` cards of his
-    hand, so hold no fewer points than its cheapest ``r + 1``).  The trick
-    start before bounds the same winners; the cards played to this trick
-    since, and the lead it gives him, are what this adds (value nodes on the
-    benchmark deals 1129279 -> 1049255, every card's with the line 3450930 ->
-    3173000; on 1,600 held-out deals of benchmarks/make_hands.py -6.1% to
-    -7.3%, every card's -7.9% to -9.0%, the same values).
+    With a card that beats the trick so far and that none of those cards
+    beats (played before it or after), he takes the trick (with the lowest
+    such card) and then leads.  His trumps above all the defenders' win a
+    trick each; when he holds at least as many of them as any defender holds
+    trumps, they draw every trump (each defender follows to each), so all
+    his trumps win, and so do his plain cards above all the defenders' cards
+    of their suits (no one is left to ruff them).  The defenders' hands are
+    taken as they are now: what one still to play adds to this trick only
+    lowers his cards and trumps, which weakens none of these winners.  Every
+    defender adds a card to each trick he wins, one still to play to this
+    trick too: at least the cheapest that many of his cards (a card ``x`` now
+    and the cheapest ``r`` of the rest are ``r + 1`` cards of his hand, so hold
+    no fewer points than its cheapest ``r + 1``).  The trick start before
+    bounds the same winners; the cards played to this trick since, and the
+    lead it gives him, are what this adds.  At his turn, second or third:
+    value nodes on the benchmark deals 1129279 -> 1049255, every card's with
+    the line 3450930 -> 3173000 (on 1,600 held-out deals of
+    benchmarks/make_hands.py -6.1% to -7.3%, -7.9% to -9.0%, the same
+    values); at a defender's turn before his too: 972706, 2836087 (held-out
+    a further -7.7% to -14.5%, -9.9% to -13.7%).
     """
-    cdef uint64_t m = legal & BEATS[p.trick[p.win]], hand, tr, top, plain, theirs
+    cdef uint64_t m = mine & BEATS[p.trick[p.win]], hand, tr, top, plain, theirs
     cdef int c, w = -1, k, q, r, pts, maxt = 0
     # the cards that beat the trick are all of one suit (the suit led, or
-    # trumps): the lowest of them that no later card beats
+    # trumps): the lowest of them that none of theirs beats
     while m:
         c = dd_ctz(m)
         m &= m - 1
-        if not (later_f & BEATS[c]):
+        if not (theirs_legal & BEATS[c]):
             w = c
             break
     if w < 0:
@@ -776,8 +779,8 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t legal, uin
         r = k
         pts += SUIT_PTS[top >> (9 * TRUMP)]
     for q in range(1, 4):
-        # the defenders still to play to this trick sit after him in its order
-        pts += cheapest(p.hands[q], r + (1 if ((q - p.leader) & 3) > p.ncards else 0))
+        # a defender still to play to this trick: his place in it not yet taken
+        pts += cheapest(p.hands[q], r + (1 if ((q - p.leader) & 3) >= p.ncards else 0))
     return p.pts + ctx.bonus + pts
 
 
@@ -790,5 +793,5 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t legal, uin
 cdef Bound LOWER_BOUND = lower_bound
 cdef Bound UPPER_BOUND = upper_bound
 # and the one mid-trick bound, out of line for the same reason
-ctypedef int (*MidBound)(const Ctx* ctx, const Pos* p, uint64_t legal, uint64_t later_f) noexcept nogil
+ctypedef int (*MidBound)(const Ctx* ctx, const Pos* p, uint64_t mine, uint64_t theirs_legal) noexcept nogil
 cdef MidBound MID_TRICK_LOWER_BOUND = mid_trick_lower_bound

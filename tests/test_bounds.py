@@ -5,8 +5,8 @@ The search cuts wherever a bound settles a test, so a bound that is too high
 cuts first: the cross-check of whole endings can miss it.  Here the bounds are
 checked directly: seeded random trick starts with 2 to 4 tricks left (half of
 them with no trump among the defenders, where the declarer's plain winners
-count), and positions where the declarer is second or third to an unfinished
-trick (the one bound the search takes mid-trick), each valued by
+count), and positions of an unfinished trick the declarer is still to play
+to (the one bound the search takes mid-trick), each valued by
 ``reference.py``; a lower bound may not exceed the value, the upper bound may
 not fall below it.
 """
@@ -235,21 +235,25 @@ def test_trumpless_defenders_may_throw_their_cards_before_the_declarer_cashes():
     assert lo <= 36 <= hi
 
 
+# (leader, cards played to the trick) where the declarer, seat 0, is still to
+# play to it: at his turn second or third, or after the defender to move
+MID_TRICK_STARTS = ((3, 1), (2, 2), (1, 1), (1, 2), (2, 1))
+
+
 def random_mid_trick(rng: random.Random, tricks_left: int, kind: int) -> dict:
     """A position of :func:`random_trick_start` (``kind`` 0: any hands, 1: the
     declarer holding one or two of the highest trumps, 2: no trump among the
-    defenders) with a defender on lead, the cards before the declarer's in
-    the trick played at random (legal ones): he is second or third to it."""
+    defenders) with a defender on lead and one or two cards played to the
+    trick at random (legal ones), the declarer still to play to it."""
     pos = random_trick_start(rng, tricks_left, trumpless=kind == 2, top_trumps=rng.randint(1, 2) if kind == 1 else 0)
-    pos["leader"] = rng.choice([2, 3])
+    pos["leader"], played = rng.choice(MID_TRICK_STARTS)
     hands = [list(h) for h in pos["hands"]]
     trick: list[int] = []
-    seat = pos["leader"]
-    while seat != 0:
+    for k in range(played):
+        seat = (pos["leader"] + k) % 4
         card = rng.choice(ref_legal(hands[seat], trick))
         hands[seat].remove(card)
         trick.append(card)
-        seat = (seat + 1) % 4
     pos["hands"] = [tuple(h) for h in hands]
     pos["trick"] = tuple(trick)
     return pos
@@ -268,19 +272,21 @@ def mid_trick_bound(pos: dict) -> int:
 
 @pytest.mark.parametrize("tricks_left,count", [(2, 600), (3, 900), pytest.param(4, 300, marks=pytest.mark.slow)])
 def test_mid_trick_bound_holds_on_random_positions(tricks_left, count):
-    """The bound never exceeds the exact value; it applies (the declarer can win
-    the trick for sure) in many positions and is exact in some."""
+    """The bound never exceeds the exact value; it applies (a card of the
+    declarer's surely wins the trick) in many positions, at his turn and at
+    a defender's, and is exact in some."""
     rng = random.Random(SEED + 20 + tricks_left)
-    applies = exact = 0
+    applies = {True: 0, False: 0}
+    exact = 0
     for i in range(count):
         pos = random_mid_trick(rng, tricks_left, i % 3)
         value = mid_trick_value(pos)
         lo = mid_trick_bound(pos)
         assert lo <= value, (pos, lo, value)
         if lo >= 0:
-            applies += 1
+            applies[(pos["leader"] + len(pos["trick"])) % 4 == 0] += 1
             exact += lo == value
-    assert applies > count // 4
+    assert min(applies.values()) > count // 10
     assert exact > count // 20
 
 
@@ -303,8 +309,20 @@ def test_no_mid_trick_bound_where_a_later_defender_can_beat_the_declarer():
     pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 3, "taken": 0,
            "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
     assert mid_trick_bound(pos) == -1
-    with pytest.raises(ValueError):
-        _search.mid_trick_bound(core_args(pos)[0], 0, [], 0, True, 0)
+    for leader, trick in ((0, []), (3, []), (1, parse_cards("E10 E9 EK"))):
+        with pytest.raises(ValueError):
+            _search.mid_trick_bound(core_args(pos)[0], leader, trick, 0, True, 0)
+
+
+def test_a_trick_the_declarer_still_to_play_surely_wins_bounds_the_defender_to_move():
+    """The defender to move, second to the Acorns Ten, must follow with an
+    acorn, and so must the last; the declarer, third, takes the trick with
+    his Sau whatever they play, and his two trumps the last two tricks: every
+    point, the defenders' cheapest cards the King and Unter they must add."""
+    hands = ("EA HA H10", "EU S6 S9", "L6 L7", "EK E9 S8")
+    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 2, "taken": 0,
+           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    assert mid_trick_bound(pos) == mid_trick_value(pos) == 10 + 11 + 11 + 10 + 4 + 2
 
 
 def test_the_bounds_refuse_a_position_that_is_no_trick_start():
