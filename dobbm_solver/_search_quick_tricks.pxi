@@ -784,6 +784,25 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint
     return p.pts + ctx.bonus + pts
 
 
+# Measured and not kept, beside mid_trick_lower_bound (value nodes, then every
+# card's with the line, on the benchmark deals, against 972706 and 2836087;
+# times by benchmarks/ab_core.py --pgo, by median and in total): the
+# declarer's card already winning the trick, none of the defenders' still to
+# play beating it, bounded the same way at their turns: 957842, 2775982, but
+# the value 1.07x and 1.05x the time (taken at every such turn; only from the
+# third hand on where a defender has added points: 959969, 2790969, 1.05x and
+# 1.04x; in second hand, right after his lead, the cashing bound of the trick
+# start has it all: 972706, 2833109).  At his turn, a partial draw and his
+# trumps by length added: 965799, 2811047, 1.00x the time.  At a trick start
+# where a defender leads, every suit he may lead giving the declarer a card
+# that surely wins the trick: 967936, 2823148.  The defenders' mirror, an
+# upper bound where a card of the defender to move surely takes the trick
+# for them (its points, their trumps above all the declarer's after it, his
+# cheapest cards added): 1158388, 3091761 cutting at the window, 1050023 only
+# 4 points below it, 1011569 only 10 below: its cuts return weaker fail-soft
+# bounds than the search below them would, so MTD(f) takes smaller steps.
+
+
 # The bounds' addresses, for the tests (``trick_start_bounds``).  Taking them
 # also keeps the compiler from inlining the bounds into the search, which
 # calls them directly: only trick starts need them, and inlined they made
