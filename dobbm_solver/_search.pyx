@@ -42,11 +42,12 @@ leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions, 1.17M;
 a suit no defender holds, 1.15M); mid-trick, where a card of the
 declarer's, still to play, surely wins the trick, what he then cashes
 (1.13M -> 0.97M, see ``mid_trick_lower_bound``). The last two tricks are
-solved by a small direct minimax. Move ordering: a defender's leads that win the trick or let
-a partner win it first, the richest first (refutations that take points,
-found first, also return tighter fail-soft bounds, so MTD(f) takes bigger
-steps); other leads by a history counter (credited for a cutoff by the cube
-of the cards left, debited three times that for each lead tried before it; a
+solved by a small direct minimax. Move ordering: a defender's leads that
+win the trick or let a partner win it first, the richest first (refutations
+that take points, found first, also return tighter fail-soft bounds, so
+MTD(f) takes bigger steps); other leads by a history counter (credited for
+a cutoff by the cube of the cards left, debited three times that for each
+lead tried before it; a
 defender's counted by suit and how many of the other hands' cards lie below
 the lead, not by the card: value nodes 1.40M -> 1.32M, every card's 4.25M ->
 4.14M), on ties the declarer's highest card and a defender's lowest first;
@@ -290,7 +291,7 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, v, best, n, i, depth = 0, alpha0, beta0
     cdef bint found
     cdef int moves[12]
-    cdef uint64_t h = 0, later_d = 0, later_f = 0, legal, mine
+    cdef uint64_t h = 0, later_d = 0, later_f = 0, legal
     cdef uint64_t key[3]
     cdef Pos child
     ctx.nodes += 1
@@ -352,8 +353,11 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
 
     legal = legal_moves(p, seat)
     if p.ncards:
+        # at every mid-trick node, also those with one card where no bound is
+        # taken: the branches that skipped it there measured 1.01-1.02x the
+        # time (benchmarks/ab_core.py --pgo), the same nodes
         later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
-        if ((4 - p.leader) & 3) >= p.ncards and (seat or p.ncards < 3):
+        if declarer_still_to_play(p, seat):
             # the declarer to play to this trick, second or third, or still to
             # play after the defender to move: if a card of his surely wins
             # it, a bound of its own (see mid_trick_lower_bound).  Measured and
@@ -367,11 +371,9 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
             # plain winners no ruffer can reach and trumps by length added
             # (against the same tree: 1000949, 2913312, but the value 1.06x
             # the time by median, 1.03x in total)
-            mine = legal if seat == 0 else later_d
-            if mine & BEATS[p.trick[p.win]]:
-                lo = MID_TRICK_LOWER_BOUND(ctx, p, mine, later_f if seat == 0 else later_f | legal)
-                if lo >= beta:
-                    return lo
+            lo = mid_trick_bound_at(ctx, p, seat, legal, later_d, later_f)
+            if lo >= beta:
+                return lo
     if legal & (legal - 1):
         legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
     if legal & (legal - 1):
@@ -473,20 +475,18 @@ def mid_trick_bound(hands, int leader, trick, int points, bint has_trick, int bo
     exact values); -1 where it has none."""
     cdef Ctx ctx
     cdef Pos p
-    cdef int seat
-    cdef uint64_t legal, later_d = 0, later_f = 0
+    cdef int seat = (leader + len(trick)) & 3
+    cdef uint64_t later_d = 0, later_f = 0
     memset(&ctx, 0, sizeof(Ctx))
-    seat = (leader + len(trick)) & 3
-    if not 1 <= len(trick) <= 3 or ((4 - leader) & 3) < len(trick) or (seat == 0 and len(trick) == 3):
-        raise ValueError("the declarer must be still to play to the trick, and not fourth")
+    if not 1 <= len(trick) <= 3:
+        raise ValueError("the trick must be unfinished, with a card or more")
     fill_position(&p, hands, leader, points, has_trick)
     add_trick(&p, trick)
+    if not declarer_still_to_play(&p, seat):
+        raise ValueError("the declarer must be still to play to the trick, and not fourth")
     ctx.bonus = bonus
-    legal = legal_moves(&p, seat)
     later_cards(&p, SUIT[p.trick[0]], &later_d, &later_f)
-    if seat == 0:
-        return MID_TRICK_LOWER_BOUND(&ctx, &p, legal, later_f)
-    return MID_TRICK_LOWER_BOUND(&ctx, &p, later_d, later_f | legal)
+    return mid_trick_bound_at(&ctx, &p, seat, legal_moves(&p, seat), later_d, later_f)
 
 
 cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) noexcept nogil:

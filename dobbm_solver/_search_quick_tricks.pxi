@@ -54,6 +54,12 @@ cdef inline uint64_t up_to_top(uint64_t cards) noexcept nogil:
     return cards
 
 
+cdef inline uint64_t top_plain(uint64_t mine, uint64_t theirs) noexcept nogil:
+    """The plain cards of ``mine`` above all the cards of ``theirs`` in their
+    suits, all suits at once (see up_to_top)."""
+    return mine & ~SUITMASK[TRUMP] & ~up_to_top(theirs)
+
+
 # Measured and not kept: past the zero cards, one lookup in a table of the
 # fewest points by the hand's count of each point rank (those counts as
 # base-5 digits, by a lookup per suit; 3125 x 10 bytes) instead of the
@@ -174,6 +180,18 @@ cdef inline int kept_trumps(uint64_t hand, int m) noexcept nogil:
     cdef int t = <int>((hand >> (9 * TRUMP)) & 0x1FF)
     cdef int c = dd_popcount(t)
     return t & ~LOWEST[m][t] if m < c else 0
+
+
+cdef inline uint64_t defenders_kept_trumps(const Pos* p, int m) noexcept nogil:
+    """The defenders' trumps left after they follow ``m`` trump leads, each
+    keeping his highest (none: ``m`` rounds draw them all)."""
+    return (<uint64_t>(kept_trumps(p.hands[1], m) | kept_trumps(p.hands[2], m)
+                       | kept_trumps(p.hands[3], m))) << (9 * TRUMP)
+
+
+cdef inline int defenders_cheapest(const Pos* p, int k) noexcept nogil:
+    """The fewest points the three defenders add to ``k`` tricks, a card each."""
+    return cheapest(p.hands[1], k) + cheapest(p.hands[2], k) + cheapest(p.hands[3], k)
 
 
 cdef inline int lost_by_length(uint64_t mine, uint64_t theirs) noexcept nogil:
@@ -340,8 +358,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         f2 &= f2 - 1
         f3 &= f3 - 1
     r1 = r
-    # the top plain cards of all suits at once (see up_to_top)
-    tops = p.hands[0] & ~SUITMASK[TRUMP] & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3])
+    tops = top_plain(p.hands[0], p.hands[1] | p.hands[2] | p.hands[3])
     while tops:
         s = SUIT[dd_ctz(tops)]
         sm = SUITMASK[s]
@@ -449,8 +466,7 @@ cdef inline int defender_cash(const Pos* p) noexcept nogil:
         ta &= ta - 1
         tb &= tb - 1
     r1 = r
-    # the leader's top plain cards of all suits at once (see up_to_top)
-    tops = p.hands[lead] & ~SUITMASK[TRUMP] & ~up_to_top(p.hands[0] | p.hands[a] | p.hands[b])
+    tops = top_plain(p.hands[lead], p.hands[0] | p.hands[a] | p.hands[b])
     while tops:
         s = SUIT[dd_ctz(tops)]
         top = tops & SUITMASK[s]
@@ -487,9 +503,7 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     the same winners at once, and ``declarer_cash`` counts them, with the
     cards the defenders must follow with.)
     """
-    # his top plain cards of all suits at once (see up_to_top)
-    cdef uint64_t top = (p.hands[0] & ~SUITMASK[TRUMP]
-                         & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
+    cdef uint64_t top = top_plain(p.hands[0], p.hands[1] | p.hands[2] | p.hands[3])
     cdef uint64_t won
     cdef int s, n
     # promoted cards: once each defender has followed n times with his
@@ -509,8 +523,7 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
             top = promoted(p, s, top, &n)
     won = top | (p.hands[0] & SUITMASK[TRUMP])
     cdef int r = dd_popcount(won)
-    return (p.pts + ctx.bonus + set_points(won) + cheapest(p.hands[1], r) + cheapest(p.hands[2], r)
-            + cheapest(p.hands[3], r))
+    return p.pts + ctx.bonus + set_points(won) + defenders_cheapest(p, r)
 
 
 # called through a pointer, so out of line: only positions with no trump
@@ -547,8 +560,7 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
     such suits' top cards all win too, and those of a suit no defender
     holds (no one can lead it before he is in).
     """
-    cdef uint64_t sm, top, tops = (p.hands[0] & ~SUITMASK[TRUMP]
-                                   & ~up_to_top(p.hands[1] | p.hands[2] | p.hands[3]))
+    cdef uint64_t sm, top, tops = top_plain(p.hands[0], p.hands[1] | p.hands[2] | p.hands[3])
     cdef uint64_t t1 = p.hands[1] & SUITMASK[TRUMP]
     cdef uint64_t t2 = p.hands[2] & SUITMASK[TRUMP]
     cdef uint64_t t3 = p.hands[3] & SUITMASK[TRUMP]
@@ -650,8 +662,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
             # (held-out -0.02% to -0.2%, the same values); by
             # benchmarks/ab_core.py --pgo 0.98-0.99x
             m = dd_popcount(decl_sure) - 1
-            theirs = (<uint64_t>(kept_trumps(p.hands[1], m) | kept_trumps(p.hands[2], m)
-                                 | kept_trumps(p.hands[3], m))) << (9 * TRUMP)
+            theirs = defenders_kept_trumps(p, m)
             drawn = not theirs
         x = lost_by_length(decl_tr & ~decl_sure, theirs)
         k = dd_popcount(decl_tr) - dd_popcount(x)
@@ -676,8 +687,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
             # passed every benchmark deal and failed a random check of
             # 200,000 trick starts against the exact values.
             v = SUIT_PTS[decl_tr >> (9 * TRUMP)] - SUIT_PTS[x] + plain_winners(p, &k, drawn)
-            v = (p.pts + ctx.bonus + v + cheapest(p.hands[1], k) + cheapest(p.hands[2], k)
-                 + cheapest(p.hands[3], k))
+            v = p.pts + ctx.bonus + v + defenders_cheapest(p, k)
             if v > lo:
                 lo = v
     return lo
@@ -749,8 +759,8 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint
     values); at a defender's turn before his too: 972706, 2836087 (held-out
     a further -7.7% to -14.5%, -9.9% to -13.7%).
     """
-    cdef uint64_t m = mine & BEATS[p.trick[p.win]], hand, tr, top, plain, theirs
-    cdef int c, w = -1, k, q, r, pts, maxt = 0
+    cdef uint64_t m = mine & BEATS[p.trick[p.win]], hand, tr, top, theirs
+    cdef int c, w = -1, k, q, r, pts
     # the cards that beat the trick are all of one suit (the suit led, or
     # trumps): the lowest of them that none of theirs beats
     while m:
@@ -766,15 +776,12 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint
     tr = hand & SUITMASK[TRUMP]
     top = tr & above_all(theirs & SUITMASK[TRUMP])
     k = dd_popcount(top)
-    for q in range(1, 4):
-        c = dd_popcount(p.hands[q] & SUITMASK[TRUMP])
-        if c > maxt:
-            maxt = c
     pts = p.trick_pts + POINTS[w]
-    if k >= maxt:
-        plain = hand & ~SUITMASK[TRUMP] & ~up_to_top(theirs)
-        r = dd_popcount(tr) + dd_popcount(plain)
-        pts += SUIT_PTS[tr >> (9 * TRUMP)] + set_points(plain)
+    if not defenders_kept_trumps(p, k):
+        # they draw every trump: all his trumps win, and his top plain cards
+        top = tr | top_plain(hand, theirs)
+        r = dd_popcount(top)
+        pts += set_points(top)
     else:
         r = k
         pts += SUIT_PTS[top >> (9 * TRUMP)]
@@ -814,3 +821,21 @@ cdef Bound UPPER_BOUND = upper_bound
 # and the one mid-trick bound, out of line for the same reason
 ctypedef int (*MidBound)(const Ctx* ctx, const Pos* p, uint64_t mine, uint64_t theirs_legal) noexcept nogil
 cdef MidBound MID_TRICK_LOWER_BOUND = mid_trick_lower_bound
+
+
+cdef inline bint declarer_still_to_play(const Pos* p, int seat) noexcept nogil:
+    """Where the search takes the mid-trick bound: an unfinished trick the
+    declarer is still to play to, at his turn second or third, or after
+    ``seat``, the defender to move."""
+    return p.ncards != 0 and ((4 - p.leader) & 3) >= p.ncards and (seat != 0 or p.ncards < 3)
+
+
+cdef inline int mid_trick_bound_at(const Ctx* ctx, const Pos* p, int seat, uint64_t legal,
+                                   uint64_t later_d, uint64_t later_f) noexcept nogil:
+    """:func:`mid_trick_lower_bound` where :func:`declarer_still_to_play`, from
+    the legal cards of ``seat`` (to move) and :func:`later_cards`'s; -1 at
+    once (no call) when no card of the declarer's beats the trick so far."""
+    cdef uint64_t mine = legal if seat == 0 else later_d
+    if not (mine & BEATS[p.trick[p.win]]):
+        return -1
+    return MID_TRICK_LOWER_BOUND(ctx, p, mine, later_f if seat == 0 else later_f | legal)
