@@ -78,13 +78,18 @@ def core_args(pos: dict) -> tuple:
             pos["bonus"])
 
 
-def written_position(hands: tuple[str, ...], leader: int) -> dict:
+def written_position(hands: tuple[str, ...], leader: int, trick: str = "") -> dict:
     """A trick start of :func:`random_trick_start`'s kind from the four hands
     written out (seat 0 the declarer): nothing taken, one trick the
-    declarer's and the rest the defenders', no Dobb."""
+    declarer's and the rest the defenders', no Dobb; with ``trick``, the
+    cards played to an unfinished trick (the declarer still to play to it),
+    as :func:`random_mid_trick` gives."""
     cards = [tuple(sorted(parse_cards(h))) for h in hands]
-    return {"hands": cards, "leader": leader, "taken": 0, "dtricks": 1,
-            "ftricks": 8 - len(cards[0]) - 1, "bonus": 0}
+    pos = {"hands": cards, "leader": leader, "taken": 0, "dtricks": 1,
+           "ftricks": 8 - len(cards[0]) - 1, "bonus": 0}
+    if trick:
+        pos["trick"] = tuple(parse_cards(trick))
+    return pos
 
 
 def written_bounds(hands: tuple[str, ...], leader: int) -> tuple[int, int]:
@@ -296,18 +301,14 @@ def test_the_declarer_second_to_a_trick_he_wins_then_draws_and_cashes():
     with none against him, take the last two tricks: every point but the
     defenders' cheapest cards, here the Acorns King one of them must add to
     the first trick."""
-    hands = ("EA HA H10", "E9 S7 S8", "EK L6 L7", "S9 L8")
-    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 3, "taken": 0,
-           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    pos = written_position(("EA HA H10", "E9 S7 S8", "EK L6 L7", "S9 L8"), 3, "E10")
     assert mid_trick_bound(pos) == mid_trick_value(pos) == 10 + 11 + 4 + 11 + 10   # E10 EA EK, HA H10
 
 
 def test_no_mid_trick_bound_where_a_later_defender_can_beat_the_declarer():
     """The same, but the defender after the declarer holds no acorn and a trump:
     he may ruff the Sau, so the trick is not surely the declarer's."""
-    hands = ("EA HA H10", "H6 S7 S8", "EK L6 L7", "S9 L8")
-    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 3, "taken": 0,
-           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    pos = written_position(("EA HA H10", "H6 S7 S8", "EK L6 L7", "S9 L8"), 3, "E10")
     assert mid_trick_bound(pos) == -1
     for leader, trick in ((0, []), (3, []), (1, parse_cards("E10 E9 EK"))):
         with pytest.raises(ValueError):
@@ -319,9 +320,7 @@ def test_a_trick_the_declarer_still_to_play_surely_wins_bounds_the_defender_to_m
     acorn, and so must the last; the declarer, third, takes the trick with
     his Sau whatever they play, and his two trumps the last two tricks: every
     point, the defenders' cheapest cards the King and Unter they must add."""
-    hands = ("EA HA H10", "EU S6 S9", "L6 L7", "EK E9 S8")
-    pos = {"hands": [tuple(sorted(parse_cards(h))) for h in hands], "leader": 2, "taken": 0,
-           "dtricks": 1, "ftricks": 4, "bonus": 0, "trick": tuple(parse_cards("E10"))}
+    pos = written_position(("EA HA H10", "EU S6 S9", "L6 L7", "EK E9 S8"), 2, "E10")
     assert mid_trick_bound(pos) == mid_trick_value(pos) == 10 + 11 + 11 + 10 + 4 + 2
 
 
