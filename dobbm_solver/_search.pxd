@@ -34,6 +34,7 @@ cdef struct Ctx:
     uint32_t gen
     int bonus           # lay-away (Dobbm) or Dobb (Solo) points, the declarer's if they win a trick
     int64_t nodes       # since the table's generation began: of every root sharing it
+    int64_t start_nodes # the most nodes MTD(f)'s start may take (see first_choice_bound)
     const Pos* root     # the position MTD(f) tests (see mtdf_bounded), or NULL
     int root_bound[36]  # by card of the root's mover: a bound on its value from the passes (see root_cards)
     int lead_history[4][36]   # history heuristic for leads: credit for cutoffs, debit for failures (see lead_credit)

@@ -15,6 +15,9 @@ passes this many nodes ..."""
 TABLE_GROW_STEP: int
 TABLE_GROW_NODES_STEP: int
 """... and again after ``TABLE_GROW_NODES_STEP`` times as many nodes each time, up to the whole."""
+FIRST_CHOICE_NODES: int
+"""The most nodes, by default, of the search whose upper bound MTD(f) starts
+from (``Core.first_choice_bound``); past it MTD(f) starts from the top."""
 FAST_BMI2: bool
 """The CPU runs BMI2's PEXT and PDEP fast: the core uses them (table keys, runs of cards)."""
 
@@ -42,9 +45,11 @@ class Core:
     ``grow_after``: the nodes after which a search first grows the part of a
     new table it uses (default ``GROW_AFTER_NODES``; the tests make it small
     so that the rehash runs in the middle of most searches).  Roots that keep
-    the table grow it with their nodes together."""
+    the table grow it with their nodes together.  ``start_nodes``: the most
+    nodes of the search that gives MTD(f) its start (default
+    ``FIRST_CHOICE_NODES``; the tests set 0 to start from the top)."""
 
-    def __init__(self, tt_mb: int = 64, grow_after: int = ...) -> None: ...
+    def __init__(self, tt_mb: int = 64, grow_after: int = ..., start_nodes: int = ...) -> None: ...
     @property
     def table_entries(self) -> int:
         """Entries in the table (a power of two)."""
@@ -73,6 +78,10 @@ class Core:
         Raises ``ValueError`` on a malformed position."""
     def value(self, guess: int = -1) -> int:
         """Exact value of the root (``guess``: the first MTD(f) test; -1 for the default)."""
+    def first_choice_bound(self) -> int | None:
+        """The upper bound on the root's value MTD(f) starts from: the value when
+        each defender plays only his first-ordered card (for the tests); None
+        past ``start_nodes`` nodes.  It leaves upper bounds in the table."""
     def card_values(self) -> list[tuple[int, int]]:
         """``(card, value)`` for every legal card of the seat to move, by card."""
     def line(self, value: int = -1) -> list[int]:

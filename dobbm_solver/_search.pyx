@@ -7,7 +7,10 @@ the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
 at least one trick (Match rule; taking all eight gives 120 by itself).
 
 Search: fail-soft alpha-beta over single cards, called with null windows by
-an MTD(f) driver working down from the most the declarer can reach;
+an MTD(f) driver working down from an upper bound, the value of the game in
+which the defenders play only their first-ordered cards (a small search that
+leaves its bounds in the table: value nodes 0.97M -> 0.90M, see
+``first_choice_bound``);
 transposition table at trick starts holding bounds on the *future* points,
 stored independently of the points already taken and of the bonus (so
 entries hold across positions and lay-aways, see ``tt_encode``), keyed
@@ -227,6 +230,7 @@ include "_search_quick_tricks.pxi"
 include "_search_last_tricks.pxi"
 include "_search_ordering.pxi"
 include "_search_table.pxi"
+include "_search_start.pxi"
 
 
 cdef int root_cards(Ctx* ctx, const Pos* p, int seat, const int* moves, int n, int alpha, int beta,
@@ -494,8 +498,8 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
     known to lie in ``lower..upper``.
 
     Each search tests the current guess and moves the guess to the fail-soft
-    bound it returns.  Started from the top (the default), the searches
-    mostly prove upper bounds, which are cheap and whose table entries the
+    bound it returns.  Started from above the value (the top, or the upper
+    bound :func:`mtdf` starts from), the searches mostly prove upper bounds, which are cheap and whose table entries the
     next, lower test reuses; on the benchmark deals this beat bisection and
     bounded steps from the middle, and bigger steps down (nodes 1.34x with
     a step growing by one after each step of one point); even a start at the
@@ -507,7 +511,10 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
     guess a few points above the value would save up to a fifth of the
     nodes, and one below costs more than that; a playout of the search's own
     first-ordered cards fell 8.8 points below the value on average (sd 11),
-    no use as a guess.  A single search with the whole window: 1.65x.
+    no use as a guess; a guess that is surely no lower is: the value of the
+    game where the defenders play only their first-ordered cards (see
+    :func:`mtdf` and ``first_choice_bound``).  A single search with the
+    whole window: 1.65x.
     """
     cdef int g = guess, b, c
     # no card has a bound yet: the most for the declarer's, the least for a defender's
@@ -530,20 +537,29 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
     return lower
 
 
-cdef inline int mtdf(Ctx* ctx, const Pos* p, int guess) noexcept nogil:
-    """The exact value by MTD(f) from ``guess`` (see :func:`mtdf_bounded`)."""
-    return mtdf_bounded(ctx, p, guess, 0, 120)
+cdef inline int mtdf(Ctx* ctx, const Pos* p) noexcept nogil:
+    """The exact value by MTD(f), from the upper bound of the defenders'
+    first choices (``first_choice_bound``, which also leaves upper bounds
+    in the table), or, where that search would take more than
+    ``ctx.start_nodes`` nodes, from the most the declarer can reach."""
+    cdef int top = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+    cdef int u = first_choice_bound(ctx, p, -INF, ctx.nodes + ctx.start_nodes)
+    if u > top:
+        u = top        # also where it gave up (INF)
+    return mtdf_bounded(ctx, p, u, 0, u)
 
 
 cdef class Core:
     """Owns a transposition table and one root position (seat 0 = declarer)."""
 
-    def __cinit__(self, int tt_mb=64, int64_t grow_after=GROW_NODES):
+    def __cinit__(self, int tt_mb=64, int64_t grow_after=GROW_NODES, int64_t start_nodes=START_NODES):
         cdef size_t want
         if tt_mb < 1:
             raise ValueError(f"table size must be at least 1 MiB, not {tt_mb}")
         if grow_after < 0:
             raise ValueError(f"grow_after must be at least 0, not {grow_after}")
+        if start_nodes < 0:
+            raise ValueError(f"start_nodes must be at least 0, not {start_nodes}")
         self.grow_after = grow_after
         want = (<size_t>tt_mb * 1024 * 1024) // sizeof(TTEntry)
         self.n_entries = 2
@@ -562,6 +578,7 @@ cdef class Core:
         self.ctx.gen = 0
         self.ctx.root = NULL
         self.ctx.nodes = 0
+        self.ctx.start_nodes = start_nodes
         self.nodes_before = 0
         memset(&self.root, 0, sizeof(Pos))
 
@@ -620,14 +637,27 @@ cdef class Core:
         return (self.root.leader + self.root.ncards) & 3
 
     def value(self, int guess=-1) -> int:
-        """Exact final declarer points of the root under best play."""
+        """Exact final declarer points of the root under best play, by MTD(f)
+        from the defenders' first choices' bound, or from ``guess`` when
+        given (any start gives the same value)."""
         cdef int v
-        if guess < 0:
-            # the most the declarer can end with: MTD(f) works down from there
-            guess = self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus
         with nogil:
-            v = mtdf(&self.ctx, &self.root, guess)
+            if guess < 0:
+                v = mtdf(&self.ctx, &self.root)
+            else:
+                v = mtdf_bounded(&self.ctx, &self.root, guess, 0, 120)
         return v
+
+    def first_choice_bound(self):
+        """The upper bound MTD(f) starts from at the root (for the tests; see
+        ``first_choice_bound`` in ``_search_start.pxi``): the declarer's final
+        points when each defender plays only his first-ordered card; None
+        where that search would take more than ``start_nodes`` nodes.  It
+        leaves its bounds in the table, as it does before a value search."""
+        cdef int u
+        with nogil:
+            u = first_choice_bound(&self.ctx, &self.root, -INF, self.ctx.nodes + self.ctx.start_nodes)
+        return None if u >= INF else u
 
     def card_values(self) -> list:
         """``[(card, value)]`` for every legal card of the seat to move.
@@ -662,7 +692,11 @@ cdef class Core:
         points below the root's value, 1.3x.  Each card's MTD(f) from the
         bound the root's passes left it, below the root's value: every
         card's nodes -0.04%; the card the root's last pass proved worth the
-        root's value taken without a search: -0.03%, the table has it.)
+        root's value taken without a search: -0.03%, the table has it.  The
+        root's value here starts from the top, not from the defenders' first
+        choices as :meth:`value`'s does: from there every card's nodes were
+        1.6% fewer, but the time 1.04x by median and 1.01x in total,
+        benchmarks/ab_core.py --pgo --mode cards.)
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
@@ -678,7 +712,7 @@ cdef class Core:
         values = {}
         if declarer:
             with nogil:
-                best = mtdf(&self.ctx, &self.root, self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus)
+                best = mtdf_bounded(&self.ctx, &self.root, self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus, 0, 120)
         for c in range(NCARDS):
             if not (kept >> c) & 1:
                 continue
@@ -732,7 +766,7 @@ cdef class Core:
         v = value
         if v < 0:
             with nogil:
-                v = mtdf(&self.ctx, &p, p.pts + p.trick_pts + p.rem_pts + self.ctx.bonus)
+                v = mtdf(&self.ctx, &p)
         while p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]:
             seat = (p.leader + p.ncards) & 3
             if p.ncards:

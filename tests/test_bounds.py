@@ -324,6 +324,58 @@ def test_a_trick_the_declarer_still_to_play_surely_wins_bounds_the_defender_to_m
     assert mid_trick_bound(pos) == mid_trick_value(pos) == 10 + 11 + 11 + 10 + 4 + 2
 
 
+def first_choice(core, pos: dict) -> int:
+    """``Core.first_choice_bound`` of a position of :func:`random_trick_start`
+    or :func:`random_mid_trick`."""
+    hands, leader, taken, has_trick, bonus = core_args(pos)
+    core.set_position(hands, leader, list(pos.get("trick", ())), taken, has_trick, bonus)
+    bound = core.first_choice_bound()
+    assert bound is not None
+    return bound
+
+
+@pytest.mark.parametrize("tricks_left,count", [(2, 400), (3, 400), pytest.param(4, 200, marks=pytest.mark.slow)])
+def test_the_defenders_first_choices_bound_the_value_from_above(tricks_left, count):
+    """The value when each defender plays only his first-ordered card, where
+    MTD(f) starts, is never below the exact value, at trick starts and mid
+    trick; it is above it in some positions (a defender's first card is not
+    always his best) and the value searched after it, on the table it left
+    its bounds in, is still exact."""
+    rng = random.Random(SEED + 40 + tricks_left)
+    core = _search.Core(1)
+    above = exact = 0
+    for i in range(count):
+        if i % 2:
+            pos = random_mid_trick(rng, tricks_left, i % 3)
+            value = mid_trick_value(pos)
+        else:
+            pos = random_trick_start(rng, tricks_left, trumpless=i % 4 == 0)
+            value = exact_value(pos)
+        bound = first_choice(core, pos)
+        assert bound >= value, (pos, bound, value)
+        above += bound > value
+        exact += bound == value
+        assert core.value() == value, pos
+    # above in 4, 35 and 54 of them with 2, 3 and 4 tricks left
+    assert above >= (1 if tricks_left == 2 else count // 20)
+    assert exact > count // 2
+
+
+def test_the_first_choices_search_gives_up_past_its_nodes():
+    """With no nodes allowed it gives no bound, and MTD(f) starts from the top:
+    the same value."""
+    rng = random.Random(SEED + 45)
+    for _ in range(30):
+        pos = random_trick_start(rng, 3, trumpless=False)
+        bounded, top = _search.Core(1), _search.Core(1, start_nodes=0)
+        for core in (bounded, top):
+            core.set_position(*core_args(pos)[:2], [], *core_args(pos)[2:])
+        assert top.first_choice_bound() is None
+        assert bounded.value() == top.value() == exact_value(pos)
+    with pytest.raises(ValueError):
+        _search.Core(1, start_nodes=-1)
+
+
 def test_the_bounds_refuse_a_position_that_is_no_trick_start():
     with pytest.raises(ValueError):
         _search.trick_start_bounds([1, 2, 4], 0, 0, False, 0)

@@ -1,0 +1,110 @@
+# Part of the search core, included by _search.pyx (one compilation unit: the
+# helpers inline into the search).
+#
+# Where MTD(f) starts: an upper bound on the value from a search in which the
+# defenders play only their first-ordered card.
+
+cdef enum:
+    # the most nodes that search may take by default (else MTD(f) starts
+    # from the top); on the benchmark deals it takes 51 to 4,051
+    START_NODES = 20000
+
+
+cdef int first_choice_bound(Ctx* ctx, const Pos* p, int alpha, int64_t cap) noexcept nogil:
+    """An upper bound on the declarer's final points from ``p``: the value of
+    the game in which each defender plays only the card ``order_moves`` puts
+    first, the declarer any card (fail-soft, ``alpha`` rising as his cards
+    are searched); ``INF`` past ``cap`` nodes.
+
+    Why it is one: the defenders minimise, and a minimum over fewer of their
+    cards is no lower, so the restricted game's value at any position is at
+    least the true one.  The search may replace a position's value by any
+    upper bound on its true value -- the static upper bound, the table's --
+    and the value it returns at each position still is one: a maximum of
+    upper bounds is an upper bound on the maximum, a defender's one card's
+    bound is one on the minimum, and a fail-soft result below ``alpha`` bounds
+    the restricted value from above.  So it stores what it finds in the
+    transposition table as upper bounds on the true future points, where the
+    exact search finds them: its first passes, which test thresholds above
+    the value, cut on them.
+
+    Started at this bound instead of the most the declarer can reach, MTD(f)
+    skips its passes above it, and finds the bounds of this line's positions
+    in the table: on the 120 benchmark deals value nodes 972706 -> 895906,
+    this search's 59778 nodes counted (the bound lies a median 11 points above
+    the value); on held-out deals of benchmarks/make_hands.py (300 of seed
+    777, 300 of 4242, 1,000 of 1001) -15.2%, -8.7%, -9.2%, the same values.
+    By benchmarks/ab_core.py --pgo the value took 0.96x the time by median
+    and in total, on 300 held-out deals of seed 1001 0.91x and 0.96x, of
+    seed 777 0.89x and 0.90x; the lay-away studies (--mode study) 0.91x
+    and 0.99x.
+
+    The defender's card is the first of ``order_moves`` over all his legal
+    cards: pruned first by ``drop_dominated``, as the declarer's are, the
+    bounds of the 120 deals took 3.8 ms instead of 3.0 (not profile-guided)
+    and the value nodes were 899715.  Measured and not kept (value nodes on the
+    benchmark deals): the defenders' first two leads (the bound a median 3
+    points above the value, but this search's nodes twice as many: 0.95x
+    instead of 0.92x); their first two only in the first tricks
+    (0.92-0.93x); a table of its own instead of the search's (0.97x: the
+    search's first passes then find nothing of it); the table only with 16
+    cards or more (+0.8%); without the static upper bound's cuts (this
+    search's nodes 1.7 times as many); each root card's bound from it kept
+    for MTD(f)'s root (see ``root_cards``: +1.1%); the mirror, the declarer
+    playing only his first card (a lower bound), lay a median 16 points
+    below the value at 1.6 times the value's nodes.
+    """
+    cdef int seat = (p.leader + p.ncards) & 3
+    cdef int v, best, n, i, depth = 0, lo, hi
+    cdef int moves[12]
+    cdef uint64_t later_d = 0, later_f = 0, legal, h = 0
+    cdef uint64_t key[3]
+    cdef bint tabled = False
+    cdef Pos child
+    ctx.nodes += 1
+    if ctx.nodes > cap:
+        return INF
+    if p.ncards == 0:
+        if p.hands[seat] == 0:
+            return final_value(p, ctx.bonus)
+        depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
+        if depth == 4:
+            return last_trick(p, ctx.bonus)
+        if depth == 8:
+            return last_two(p, ctx.bonus)
+        v = upper_bound(ctx, p)
+        if v <= alpha:
+            return v
+        h = canonical_key(p, ctx.bonus, key)
+        # only the table's upper bound holds here (its lower ones are on the
+        # true value, which the restricted game's may exceed)
+        if tt_lookup(ctx, p, key, h, &lo, &hi) and hi <= alpha:
+            return hi
+        tabled = True
+    legal = legal_moves(p, seat)
+    if p.ncards:
+        later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
+    if seat == 0 and legal & (legal - 1):
+        legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
+    if legal & (legal - 1):
+        n = order_moves(ctx, p, seat, legal, moves, later_d, later_f)
+    else:
+        n = 1
+        moves[0] = dd_ctz(legal)
+    if seat != 0:
+        n = 1
+    best = -INF
+    for i in range(n):
+        play_into(p, &child, moves[i])
+        v = first_choice_bound(ctx, &child, alpha, cap)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    if tabled and best < INF:
+        tt_store(ctx, key, h, -1, tt_encode(p, ctx.bonus, best, True), depth)
+    return best
+
+
+# for the tests: the default of Core's start_nodes
+FIRST_CHOICE_NODES = START_NODES
