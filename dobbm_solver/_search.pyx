@@ -674,12 +674,20 @@ cdef class Core:
         :func:`drop_dominated`).  The cards are searched from the lowest up,
         each MTD(f) within the bounds its lower twins already valued give;
         the cheap test just above a lower twin's value then often settles a
-        higher card without the costly proof that it reaches it.  For the
-        declarer the root's value is found first: no card is worth more, so
-        it bounds every card's MTD(f), which starts there (most cards are
-        worth less; the table the root's search left helps each of them:
-        nodes on the benchmark deals 17.14M -> 16.42M); a defender's cards
-        start from the most the declarer can reach.  (Measured: each card
+        higher card without the costly proof that it reaches it.  Each
+        card's MTD(f) starts from the upper bound of the defenders' first
+        choices after it (see ``first_choice_bound``), which also leaves its
+        bounds in the table.  Earlier releases found the declarer's root
+        value first, which bounds every card of his and started each card's
+        MTD(f) (nodes then 17.14M -> 16.42M against each from the top; a
+        defender's cards started from the top); each card from its own first
+        choices' bound instead, with no root value: every card's nodes on
+        the benchmark deals 2806319 -> 2755838, on 300 held-out deals of
+        seed 1001 -1.4%, the same values, and by benchmarks/ab_core.py --pgo
+        --mode cards 0.93-0.94x the time by median and 0.97-0.98x in total,
+        held-out 0.94x and 0.99x; the root's value first from its first choices'
+        bound, each card from the root's value: -1.6% nodes, 1.04x and
+        1.01x the time.  (Measured with the root's value first: each card
         searched with the whole window its bounds leave, instead of MTD(f),
         6% more nodes; after one null-window test at the root's value,
         4.6% more.  The declarer's cards in the order of the bounds the
@@ -692,11 +700,7 @@ cdef class Core:
         points below the root's value, 1.3x.  Each card's MTD(f) from the
         bound the root's passes left it, below the root's value: every
         card's nodes -0.04%; the card the root's last pass proved worth the
-        root's value taken without a search: -0.03%, the table has it.  The
-        root's value here starts from the top, not from the defenders' first
-        choices as :meth:`value`'s does: from there every card's nodes were
-        1.6% fewer, but the time 1.04x by median and 1.01x in total,
-        benchmarks/ab_core.py --pgo --mode cards.)
+        root's value taken without a search: -0.03%, the table has it.)
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
@@ -705,14 +709,10 @@ cdef class Core:
                                  | self.root.hands[3] | self.root.trickmask)
         cdef uint64_t others = present & ~self.root.hands[seat]
         cdef uint64_t done = 0, twins, later_d, later_f
-        cdef bint declarer = seat == 0
         cdef Pos child
-        cdef int c, a, d, side, v, g, lo, hi, best = -1
+        cdef int c, a, d, side, v, g, lo, hi
         cdef int val[NCARDS]
         values = {}
-        if declarer:
-            with nogil:
-                best = mtdf_bounded(&self.ctx, &self.root, self.root.pts + self.root.trick_pts + self.root.rem_pts + self.ctx.bonus, 0, 120)
         for c in range(NCARDS):
             if not (kept >> c) & 1:
                 continue
@@ -735,15 +735,12 @@ cdef class Core:
                         hi = val[a] + (0 if side < 0 else d)
                     if val[a] - (0 if side > 0 else d) > lo:
                         lo = val[a] - (0 if side > 0 else d)
-            if declarer and best < hi:
-                hi = best       # no card is worth more than the root
-            g = hi
-            if g < lo:
-                g = lo
             with nogil:
+                g = first_choice_bound(&self.ctx, &child, -INF, self.ctx.nodes + self.ctx.start_nodes)
+                if g < hi:
+                    hi = g      # where it gave up, INF
+                g = hi if hi > lo else lo
                 v = mtdf_bounded(&self.ctx, &child, g, lo, hi)
-            if v > best:
-                best = v
             val[c] = v
             done |= (<uint64_t>1) << c
             values[c] = v
