@@ -499,8 +499,9 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
 
     Each search tests the current guess and moves the guess to the fail-soft
     bound it returns.  Started from above the value (the top, or the upper
-    bound :func:`mtdf` starts from), the searches mostly prove upper bounds, which are cheap and whose table entries the
-    next, lower test reuses; on the benchmark deals this beat bisection and
+    bound :func:`mtdf` starts from), the searches mostly prove upper bounds,
+    which are cheap and whose table entries the next, lower test reuses; on
+    the benchmark deals this beat bisection and
     bounded steps from the middle, and bigger steps down (nodes 1.34x with
     a step growing by one after each step of one point); even a start at the
     exact value costs more (1.08x) than one from the top: only a start one
@@ -678,15 +679,15 @@ cdef class Core:
         card's MTD(f) starts from the upper bound of the defenders' first
         choices after it (see ``first_choice_bound``), which also leaves its
         bounds in the table.  Earlier releases found the declarer's root
-        value first, which bounds every card of his and started each card's
-        MTD(f) (nodes then 17.14M -> 16.42M against each from the top; a
-        defender's cards started from the top); each card from its own first
-        choices' bound instead, with no root value: every card's nodes on
-        the benchmark deals 2806319 -> 2755838, on 300 held-out deals of
-        seed 1001 -1.4%, the same values, and by benchmarks/ab_core.py --pgo
-        --mode cards 0.93-0.94x the time by median and 0.97-0.98x in total,
-        held-out 0.94x and 0.99x; the root's value first from its first choices'
-        bound, each card from the root's value: -1.6% nodes, 1.04x and
+        value first, which bounds every card of his, and started each
+        card's MTD(f) there (nodes then 17.14M -> 16.42M against each from
+        the top; a defender's cards started from the top).  Each card from
+        its own first choices' bound, with no root value: every card's
+        nodes on the benchmark deals 2806319 -> 2755838, on 300 held-out
+        deals of seed 1001 -1.4%, the same values; by benchmarks/ab_core.py
+        --pgo --mode cards 0.93-0.94x the time by median, 0.97-0.98x in
+        total, held-out 0.94x and 0.99x.  The root's value first, from its
+        first choices' bound, each card from there: -1.6% nodes, 1.04x and
         1.01x the time.  (Measured with the root's value first: each card
         searched with the whole window its bounds leave, instead of MTD(f),
         6% more nodes; after one null-window test at the root's value,
