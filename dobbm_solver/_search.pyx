@@ -542,11 +542,9 @@ cdef inline int mtdf(Ctx* ctx, const Pos* p) noexcept nogil:
     """The exact value by MTD(f), from the upper bound of the defenders'
     first choices (``first_choice_bound``, which also leaves upper bounds
     in the table), or, where that search would take more than
-    ``ctx.start_nodes`` nodes, from the most the declarer can reach."""
-    cdef int top = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
-    cdef int u = first_choice_bound(ctx, p, -INF, ctx.nodes + ctx.start_nodes)
-    if u > top:
-        u = top        # also where it gave up (INF)
+    ``ctx.start_nodes`` nodes, from the most the declarer can reach (see
+    ``start_bound``)."""
+    cdef int u = start_bound(ctx, p)
     return mtdf_bounded(ctx, p, u, 0, u)
 
 
@@ -720,7 +718,8 @@ cdef class Core:
             child = self.root
             play(&child, c)
             lo = child.pts + (self.ctx.bonus if child.has_trick else 0)
-            hi = child.pts + child.rem_pts + child.trick_pts + self.ctx.bonus
+            with nogil:
+                hi = start_bound(&self.ctx, &child)
             # the lower twins already valued: same suit, no other hand's card between
             twins = done & SUITMASK[SUIT[c]]
             if twins:
@@ -736,11 +735,8 @@ cdef class Core:
                         hi = val[a] + (0 if side < 0 else d)
                     if val[a] - (0 if side > 0 else d) > lo:
                         lo = val[a] - (0 if side > 0 else d)
+            g = hi if hi > lo else lo
             with nogil:
-                g = first_choice_bound(&self.ctx, &child, -INF, self.ctx.nodes + self.ctx.start_nodes)
-                if g < hi:
-                    hi = g      # where it gave up, INF
-                g = hi if hi > lo else lo
                 v = mtdf_bounded(&self.ctx, &child, g, lo, hi)
             val[c] = v
             done |= (<uint64_t>1) << c

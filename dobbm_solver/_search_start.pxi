@@ -115,5 +115,14 @@ cdef int first_choice_bound(Ctx* ctx, const Pos* p, int alpha, int64_t cap) noex
     return best
 
 
+cdef inline int start_bound(Ctx* ctx, const Pos* p) noexcept nogil:
+    """Where MTD(f) starts at ``p``: :func:`first_choice_bound` within
+    ``ctx.start_nodes`` nodes, or the most the declarer can reach (every point
+    left and the bonus) where that is lower or the search gave up."""
+    cdef int top = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+    cdef int u = first_choice_bound(ctx, p, -INF, ctx.nodes + ctx.start_nodes)
+    return u if u < top else top
+
+
 # for the tests: the default of Core's start_nodes
 FIRST_CHOICE_NODES = START_NODES
