@@ -224,7 +224,11 @@ cdef inline void defenders_replies(const Pos* p, uint64_t leads, int* replies) n
     fourth power of the cards left, within 2 points either way; a
     defender's leads below the static tiers ordered by the replies of the
     other three, value +6.3%, -0.3%, -1.2%, +4.4%, every card +0.5% to
-    +3.3%.  Measured first, on the five deals of the benchmark with the
+    +3.3%, or by the declarer's legal cards alone (fewest first, one
+    outweighing 2^14 of history; with this rule in place), value -1.0%,
+    -3.2%, -1.6%, -0.5%, every card -0.1% to -0.8%, but by
+    benchmarks/ab_core.py --pgo 0.99x the value's time by median, 1.00x in
+    total, on the held-out deals of seed 777 1.03x and 0.97x.  Measured first, on the five deals of the benchmark with the
     most nodes for every card: an oracle choosing at each of the
     declarer's leads with 12 to 28 cards left, in each card's last
     (proving) pass, the lead whose proof searched on an empty table is
