@@ -346,8 +346,8 @@ TITLE: Solo by Anna
     4.   Anna leads   SK S10  EA  S9   won by Bert
     5.   Bert leads   LO L10  LA  LU   won by Dave
     6.   Dave leads   L6  H8  L7  L8   won by Anna
-    7.   Anna leads   HO  S7  EO  L9   won by Anna
-    8.   Anna leads   HU  SU E10  EU   won by Anna
+    7.   Anna leads   HU  S7  EO  L9   won by Anna
+    8.   Anna leads   HO  SU E10  EU   won by Anna
   nodes searched: NODES
 """,
     ("check", "midplay.yaml"): """\
