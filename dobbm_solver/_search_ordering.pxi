@@ -228,14 +228,18 @@ cdef inline void defenders_replies(const Pos* p, uint64_t leads, int* replies) n
     outweighing 2^14 of history; with this rule in place), value -1.0%,
     -3.2%, -1.6%, -0.5%, every card -0.1% to -0.8%, but by
     benchmarks/ab_core.py --pgo 0.99x the value's time by median, 1.00x in
-    total, on the held-out deals of seed 777 1.03x and 0.97x.  Measured first, on the five deals of the benchmark with the
-    most nodes for every card: an oracle choosing at each of the
-    declarer's leads with 12 to 28 cards left, in each card's last
-    (proving) pass, the lead whose proof searched on an empty table is
-    smallest cut those deals' every-card nodes by 1% to 21%; each lead
+    total, on the held-out deals of seed 777 1.03x and 0.97x; a lead no
+    defender can beat counted as two replies fewer, value -0.8% to -1.5%,
+    every card +0.1% to -0.4%.  Measured first, on the five deals of the
+    benchmark with the most nodes for every card: an oracle choosing at
+    each of the declarer's leads with 12 to 28 cards left, in each card's
+    last (proving) pass, the lead whose proof searched on an empty table
+    is smallest cut those deals' every-card nodes by 1% to 21%; each lead
     probed first with a budget of 5 to 30 nodes (anywhere, or only where
     the static lower bound lay within 2 or 5 points of beta) added 1% to
-    51%.
+    51%.  With this rule in place the same oracle, at his following cards
+    too, cuts deal 88's by 1.3%: there the defenders hold the lead, and
+    their own branching makes the proofs.
     """
     cdef int s
     cdef uint64_t f1, f2, f3

@@ -287,7 +287,17 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
         # (measured and not kept: two tiers, the first slot keeping the
         # entry with more cards left and the second taking the rest: value
         # nodes -0.05%, every card's -0.2%, on 1,600 held-out deals -0.4%
-        # to +0.1%)
+        # to +0.1%; buckets of four entries, two cache lines: value nodes
+        # -0.8%, every card's -0.9%, held-out -0.5% to -1.0%, but
+        # benchmarks/ab_core.py --pgo --mode cards 0.99x by median, 1.02x
+        # in total; a table of 256 MiB from the start: -0.3%, -0.7%).
+        # Twins share a bucket: in the card stage (on the benchmark deals,
+        # before the declarer's leads went by replies), at 15,600 trick starts
+        # a twin's lower bound would have cut unshifted but not after
+        # point_shift (by 1 or 2 points at 60% of them), and their
+        # subtrees hold 408k of its 2.66M nodes: the shift is exact for
+        # some line (the declarer may take every pair that counts less
+        # here), so sharper sharing needs to know which cards he takes.
         if b[0].gen != ctx.gen:
             e = &b[0]
         elif b[1].gen != ctx.gen:
