@@ -176,7 +176,10 @@ cdef inline int lead_key(uint64_t others, int c) noexcept nogil:
     others' above it: 1422929, 4231303; the declarer's above it: 1408462,
     4164507.  The declarer's leads keep the card itself: keyed by all the
     cards present below (or above) his ordered worse, 1486437, 4302607
-    (1506051, 4290206) for both sides.
+    (1506051, 4290206) for both sides; keyed by lead_key as a defender's
+    are, with the declarer's leads ordered by the defenders' replies
+    first (see defenders_replies): value nodes +0.8% to +2.6% on the
+    benchmark and held-out deals, every card's +2.2% to +3.3%.
     """
     return SUIT[c] * 9 + dd_popcount(others & SUITMASK[SUIT[c]] & (((<uint64_t>1) << c) - 1))
 
