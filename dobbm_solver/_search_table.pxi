@@ -186,8 +186,9 @@ cdef inline void point_shift(const Pos* p, uint64_t mine, uint64_t theirs, int* 
     the card stage, 15,600 trick starts where a twin's lower bound would
     have cut unshifted but not shifted held 408k of its 2.66M nodes.)
     """
-    cdef uint64_t x, y, m, diff = mine ^ theirs, t, top
-    cdef int d, side, r
+    cdef uint64_t x, y, m, diff = mine ^ theirs, dt, ft
+    cdef int d, a, b, r
+    cdef bint side
     dmin[0] = 0
     dmax[0] = 0
     # only the suits that differ, each from its lowest difference up: the
@@ -201,21 +202,21 @@ cdef inline void point_shift(const Pos* p, uint64_t mine, uint64_t theirs, int* 
         y = theirs & m
         diff &= ~m
         if m & SUITMASK[TRUMP]:
-            # the run of top trumps of one side: as many pairs from the top
-            t = (p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
-            side = (p.hands[0] >> highest(t)) & 1
-            r = 0
-            while t and ((p.hands[0] >> highest(t)) & 1) == side:
-                t &= ~((<uint64_t>1) << highest(t))
-                r += 1
+            # the top trumps of one side (the declarer's if his highest is
+            # the highest: the sets are disjoint): that many pairs from the top
+            dt = p.hands[0] & SUITMASK[TRUMP]
+            ft = (p.hands[1] | p.hands[2] | p.hands[3]) & SUITMASK[TRUMP]
+            side = dt > ft
+            r = dd_popcount(dt & above_all(ft) if side else ft & above_all(dt))
             while r and x != y:
-                top = highest(x)
-                d = POINTS[top] - POINTS[highest(y)]
+                a = highest(x)
+                b = highest(y)
                 if side:
+                    d = POINTS[a] - POINTS[b]
                     dmin[0] += d
                     dmax[0] += d
-                x &= ~((<uint64_t>1) << top)
-                y &= ~((<uint64_t>1) << highest(y))
+                x &= ~((<uint64_t>1) << a)
+                y &= ~((<uint64_t>1) << b)
                 r -= 1
         while x != y:      # same number of cards: the pairs above the last difference agree
             d = POINTS[dd_ctz(x)] - POINTS[dd_ctz(y)]
