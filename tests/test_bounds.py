@@ -78,6 +78,13 @@ def core_args(pos: dict) -> tuple:
             pos["bonus"])
 
 
+def set_core(core, pos: dict, keep_table: bool = False) -> None:
+    """Make a position of :func:`random_trick_start` or :func:`random_mid_trick`
+    ``core``'s root."""
+    hands, leader, taken, has_trick, bonus = core_args(pos)
+    core.set_position(hands, leader, list(pos.get("trick", ())), taken, has_trick, bonus, keep_table)
+
+
 def written_position(hands: tuple[str, ...], leader: int, trick: str = "") -> dict:
     """A trick start of :func:`random_trick_start`'s kind from the four hands
     written out (seat 0 the declarer): nothing taken, one trick the
@@ -327,8 +334,7 @@ def test_a_trick_the_declarer_still_to_play_surely_wins_bounds_the_defender_to_m
 def first_choice(core, pos: dict) -> int:
     """``Core.first_choice_bound`` of a position of :func:`random_trick_start`
     or :func:`random_mid_trick`."""
-    hands, leader, taken, has_trick, bonus = core_args(pos)
-    core.set_position(hands, leader, list(pos.get("trick", ())), taken, has_trick, bonus)
+    set_core(core, pos)
     bound = core.first_choice_bound()
     assert bound is not None
     return bound
@@ -369,7 +375,7 @@ def test_the_first_choices_search_gives_up_past_its_nodes():
         pos = random_trick_start(rng, 3, trumpless=False)
         bounded, top = _search.Core(1), _search.Core(1, start_nodes=0)
         for core in (bounded, top):
-            core.set_position(*core_args(pos)[:2], [], *core_args(pos)[2:])
+            set_core(core, pos)
         assert top.first_choice_bound() is None
         assert bounded.value() == top.value() == exact_value(pos)
     with pytest.raises(ValueError):
@@ -389,6 +395,5 @@ def test_reference_values_bare_trick_starts_as_the_search_does():
     core = _search.Core(1)
     for i in range(200):
         pos = random_trick_start(rng, 2 + i % 2, trumpless=i % 3 == 0)
-        hands, leader, taken, has_trick, bonus = core_args(pos)
-        core.set_position(hands, leader, [], taken, has_trick, bonus)
+        set_core(core, pos)
         assert core.value() == exact_value(pos), pos

@@ -15,7 +15,7 @@ import random
 
 import pytest
 from reference import points
-from test_bounds import core_args, exact_value, random_trick_start
+from test_bounds import exact_value, random_trick_start, set_core
 
 from dobbm_solver import _search
 from dobbm_solver.cards import BB_TRUMPS
@@ -63,9 +63,9 @@ def _check(rng: random.Random, count: int, tricks_left: int) -> int:
         trump_pts = [sum(points([c]) for h in p["hands"] for c in h if c in TRUMPS) for p in (pos, other)]
         differ += trump_pts[0] != trump_pts[1]
         for first, second in ((other, pos), (pos, other)):
-            core.set_position(*core_args(first)[:2], [], *core_args(first)[2:])
+            set_core(core, first)
             core.value()
-            core.set_position(*core_args(second)[:2], [], *core_args(second)[2:], keep_table=True)
+            set_core(core, second, keep_table=True)
             assert core.value() == exact_value(second), (first, second)
     return differ
 
