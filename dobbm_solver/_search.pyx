@@ -705,10 +705,11 @@ cdef class Core:
         70% of the card stage's nodes are each card's final proof, which
         no start avoids.  The suits searched in the order of their
         defenders' replies (see ``defenders_replies``): every card's nodes
-        -0.6% to +0.4% on the benchmark and held-out deals.  Each card's MTD(f) from the
-        bound the root's passes left it, below the root's value: every
-        card's nodes -0.04%; the card the root's last pass proved worth the
-        root's value taken without a search: -0.03%, the table has it.)
+        -0.6% to +0.4% on the benchmark and held-out deals.  Each card's
+        MTD(f) from the bound the root's passes left it, below the root's
+        value: every card's nodes -0.04%; the card the root's last pass
+        proved worth the root's value taken without a search: -0.03%, the
+        table has it.)
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
