@@ -124,7 +124,7 @@ def main() -> None:
       dobbm bid hands/bid.yaml                  pass, Dobbm or Solo from your own cards
       dobbm discard hands/discard.yaml          which four cards to lay away
       dobbm double hands/double.yaml            Schwacher or play on
-    dobbm play hands/play.yaml                which card now, from your own view
+      dobbm play hands/play.yaml                which card now, from your own view
       dobbm check hands/example.yaml            validate and normalise a hand file
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
       dobbm review hands/played.yaml            what each card played cost, with open cards

@@ -127,6 +127,32 @@ def test_main_help(flag):
     assert r.stderr == ""
 
 
+def test_main_help_examples():
+    """Every example in the main help names a real command, lines up with the
+    others (one column of commands, one of descriptions) and, where it names
+    a shipped hand file, that file exists."""
+    lines = ok(run("-h")).stdout.splitlines()
+    start = lines.index("  Examples:") + 1
+    examples = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        examples.append(line)
+    assert len(examples) >= 10
+    commands = set(cli.main.commands)
+    root = Path(__file__).resolve().parent.parent
+    for line in examples:
+        assert line.startswith("    dobbm ") and not line.startswith("     "), line
+        words = line.split()
+        assert words[1] in commands, line
+        for w in words[2:]:
+            if w.startswith("hands/"):
+                assert (root / w).is_file(), line
+    # the descriptions start in one column (the study line's longer command aside)
+    columns = {len(line) - len(line[42:].lstrip()) for line in examples if line[40:42] == "  "}
+    assert len(columns) == 1, examples
+
+
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_solve_help(flag):
     r = ok(run("solve", flag))
