@@ -22,11 +22,19 @@ benchmark deals 4.46M -> 1.82M, every card's 16.4M -> 5.26M; a run of
 top trumps of one side counted exactly, 0.89M -> 0.85M, 2.56M -> 2.42M); each entry
 holds the cards present too, so an entry is exact for its own position
 and results never depend on the table size (a new table starts in a
-1 MiB part of it, which stays cached from solve to solve, and grows in
-stages of 8 times the entries, rehashed, after 100k nodes, then 32 times
+256 KiB part of it, which stays cached from solve to solve, and grows in
+stages of 8 times the entries, rehashed, after 50k nodes, then 32 times
 as many again: the table a search touches follows its size, and a
 smaller one is faster: 120 benchmark deals, every card, 0.98x the time
-in total with 8 MiB instead of all 64 for the searches past 100k nodes).
+in total with 8 MiB instead of all 64 for the searches past 100k nodes;
+then 256 KiB growing after 50k nodes instead of 1 MiB after 100k: nodes
++0.5% value, +0.3% every card, but beside DDS in one process
+(benchmarks/test_bench_dds.py alternates the two deal by deal, so each
+search starts with the other's data in the cache; five runs of each
+tree in turn) every card 0.98x dobbm's time by median and in total, the
+value 0.98x and 0.99x; by benchmarks/ab_core.py --pgo, alone, the value
+0.995x and 0.99x, every card 0.99x, the lay-away studies 0.96x and
+0.98x.  A first part of 128 KiB: nodes +2.4%, +3.5%, every card no faster).
 Equivalent zero-point cards are searched once, and of a run of one hand's
 cards with no card in play between them only the right one when the trick's
 side is sure (see ``drop_dominated``); for the value of every card, such
@@ -151,8 +159,8 @@ cdef extern from *:
 
 cdef enum:
     HUGE_PAGE = 2 * 1024 * 1024
-    SMALL_ENTRIES = 32768
-    GROW_NODES = 100000
+    SMALL_ENTRIES = 8192        # 256 KiB (see the module docstring)
+    GROW_NODES = 50000
     GROW_STEP = 8
     GROW_NODES_STEP = 32
     NCARDS = 36
