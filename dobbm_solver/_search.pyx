@@ -714,7 +714,12 @@ cdef class Core:
         costs a proof at the wrong threshold.  Even each card's own value
         plus one, known in advance, would save only 7.1% (plus 0, 3.7%):
         70% of the card stage's nodes are each card's final proof, which
-        no start avoids.  The suits searched in the order of their
+        no start avoids (measured again on the benchmark deals with the
+        replies order and the top trumps' shift: the final proofs 67%,
+        the passes that failed low 29%, of which each card's last one,
+        just above its value, 11%, the first choices' searches 3.8%;
+        inside the final proofs the declarer's cards tried before the
+        one that cut 5.5%: the defenders' branching makes the proofs).  The suits searched in the order of their
         defenders' replies (see ``defenders_replies``): every card's nodes
         -0.6% to +0.4% on the benchmark and held-out deals.  Each card's
         MTD(f) from the bound the root's passes left it, below the root's
