@@ -724,13 +724,13 @@ cdef class Core:
         the passes that failed low 29%, of which each card's last one,
         just above its value, 11%, the first choices' searches 3.8%;
         inside the final proofs the declarer's cards tried before the
-        one that cut 5.5%: the defenders' branching makes the proofs).  The suits searched in the order of their
-        defenders' replies (see ``defenders_replies``): every card's nodes
-        -0.6% to +0.4% on the benchmark and held-out deals.  Each card's
-        MTD(f) from the bound the root's passes left it, below the root's
-        value: every card's nodes -0.04%; the card the root's last pass
-        proved worth the root's value taken without a search: -0.03%, the
-        table has it.)
+        one that cut 5.5%: the defenders' branching makes the proofs).
+        The suits searched in the order of their defenders' replies (see
+        ``defenders_replies``): every card's nodes -0.6% to +0.4% on the
+        benchmark and held-out deals.  Each card's MTD(f) from the bound
+        the root's passes left it, below the root's value: every card's
+        nodes -0.04%; the card the root's last pass proved worth the
+        root's value taken without a search: -0.03%, the table has it.)
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)
@@ -749,7 +749,7 @@ cdef class Core:
             child = self.root
             play(&child, c)
             lo = child.pts + (self.ctx.bonus if child.has_trick else 0)
-            hi = child.pts + child.trick_pts + child.rem_pts + self.ctx.bonus
+            hi = most_points(&self.ctx, &child)
             # the lower twins already valued: same suit, no other hand's card between
             twins = done & SUITMASK[SUIT[c]]
             if twins:

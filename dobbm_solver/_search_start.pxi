@@ -115,11 +115,16 @@ cdef int first_choice_bound(Ctx* ctx, const Pos* p, int alpha, int64_t cap) noex
     return best
 
 
+cdef inline int most_points(const Ctx* ctx, const Pos* p) noexcept nogil:
+    """The most the declarer can end with from ``p``: every point taken or left, and the bonus."""
+    return p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+
+
 cdef inline int start_bound(Ctx* ctx, const Pos* p) noexcept nogil:
     """Where MTD(f) starts at ``p``: :func:`first_choice_bound` within
-    ``ctx.start_nodes`` nodes, or the most the declarer can reach (every point
-    left and the bonus) where that is lower or the search gave up."""
-    cdef int top = p.pts + p.trick_pts + p.rem_pts + ctx.bonus
+    ``ctx.start_nodes`` nodes, or :func:`most_points` where that is lower or
+    the search gave up."""
+    cdef int top = most_points(ctx, p)
     cdef int u = first_choice_bound(ctx, p, -INF, ctx.nodes + ctx.start_nodes)
     return u if u < top else top
 
