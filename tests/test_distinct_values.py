@@ -30,3 +30,19 @@ def test_summary_of_a_solved_benchmark_deal():
     best = max(cards.values())
     assert got == (f"1 deals: {len(cards)}.00 legal cards, {len(set(cards.values()))}.00 distinct values, "
                    f"{list(cards.values()).count(best)}.00 cards at the best value")
+
+
+def test_the_script_gives_readme_its_figures(capsys):
+    """README's speed section quotes this script's counts: they must be what it prints."""
+    import importlib.util as util
+
+    distinct.main()
+    out = capsys.readouterr().out.splitlines()
+    readme = (ROOT / "README.md").read_text()
+    assert out[0] == ("dobbm, full deals: 120 deals: 8.00 legal cards, 4.24 distinct values, "
+                      "3.26 cards at the best value")
+    assert "4.24 different values" in readme and "3.26 cards share the best" in readme
+    if util.find_spec("endplay") is not None:
+        assert out[1] == ("DDS, 32-card bridge endings: 120 deals: 8.00 legal cards, 1.94 distinct values, "
+                          "5.19 cards at the best value")
+        assert "have 1.94 (5.19 share the best)" in readme
