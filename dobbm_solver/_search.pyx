@@ -400,16 +400,11 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
                 return lo
     if legal & (legal - 1):
         legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
-    if legal & (legal - 1):
-        # also in the last tricks: mid-trick nodes with 11 cards or fewer in
-        # the hands taking their cards unordered, lowest first, measured value
-        # nodes 855198 -> 895077, every card's 2427951 -> 2479998, every card
-        # 1.02x the time by median and in total (benchmarks/ab_core.py --pgo)
-        n = order_moves(ctx, p, seat, legal, moves, later_d, later_f)
-    else:
-        # a single card (often forced late in the hand): nothing to prune or order
-        n = 1
-        moves[0] = dd_ctz(legal)
+    # ordered also in the last tricks: mid-trick nodes with 11 cards or fewer
+    # in the hands taking their cards unordered, lowest first, measured value
+    # nodes 855198 -> 895077, every card's 2427951 -> 2479998, every card
+    # 1.02x the time by median and in total (benchmarks/ab_core.py --pgo)
+    n = ordered_moves(ctx, p, seat, legal, moves, later_d, later_f)
     if p == ctx.root:
         best = root_cards(ctx, p, seat, moves, n, alpha, beta, depth)
     elif seat == 0:

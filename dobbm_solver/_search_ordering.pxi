@@ -436,6 +436,16 @@ cdef inline int order_moves(Ctx* ctx, const Pos* p, int seat, uint64_t moves, in
     return n
 
 
+cdef inline int ordered_moves(Ctx* ctx, const Pos* p, int seat, uint64_t legal, int* out,
+                              uint64_t later_d, uint64_t later_f) noexcept nogil:
+    """:func:`order_moves` where there is a choice; a single card (often forced
+    late in the hand) goes to ``out`` as it is, with nothing to order."""
+    if legal & (legal - 1):
+        return order_moves(ctx, p, seat, legal, out, later_d, later_f)
+    out[0] = dd_ctz(legal)
+    return 1
+
+
 cdef inline void lead_credit(Ctx* ctx, const Pos* p, int seat, const int* moves, int i, int depth) noexcept nogil:
     """Lead ``moves[i]`` of ``seat`` cut off with ``depth`` cards left: credit it, debit the leads tried before it.
 

@@ -95,11 +95,7 @@ cdef int first_choice_bound(Ctx* ctx, const Pos* p, int alpha, int64_t cap) noex
         later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
     if seat == 0 and legal & (legal - 1):
         legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
-    if legal & (legal - 1):
-        n = order_moves(ctx, p, seat, legal, moves, later_d, later_f)
-    else:
-        n = 1
-        moves[0] = dd_ctz(legal)
+    n = ordered_moves(ctx, p, seat, legal, moves, later_d, later_f)
     if seat != 0:
         n = 1
     best = -INF
