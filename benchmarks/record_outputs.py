@@ -3,9 +3,10 @@
     python benchmarks/record_outputs.py record DIR     # write every output to DIR
     python benchmarks/record_outputs.py compare A B    # exit 1 if any output differs
 
-Recorded: ``dobbm bid/discard/double --json --seed 1`` on every shipped advice view,
-once with ``--jobs 1`` and once with ``--jobs 2``; ``dobbm solve --json`` and
-``dobbm study`` on ``hands/benchmark.yaml``; ``benchmarks/check_nodes.py``.
+Recorded: ``dobbm bid/discard/double/play --json --seed S`` on every shipped advice view,
+with ``--jobs 1`` and ``--jobs 2``; ``dobbm solve/check/score/review --json`` on every
+shipped hand file (a refusal is recorded too: its exit code); ``dobbm study`` on
+``hands/benchmark.yaml``; a small ``dobbm arena --json``; ``benchmarks/check_nodes.py``.
 Timing fields (``seconds``, ``elapsed`` and the like) are blanked before comparing.
 """
 
@@ -24,7 +25,9 @@ ADVICE = {
     "bid": ["hands/bid.yaml"],
     "discard": ["hands/discard.yaml"],
     "double": ["hands/double.yaml", "hands/double_retour.yaml"],
+    "play": ["hands/play.yaml"],
 }
+HAND_FILES = sorted(p.name for p in (ROOT / "hands").glob("*.yaml") if not p.name.startswith("benchmark"))
 TIMING_KEYS = {"seconds", "elapsed", "time", "wall", "samples_per_second"}
 TIMING_TEXT = re.compile(r"\d+(\.\d+)?\s*(ms|s)\b")
 
@@ -56,9 +59,15 @@ def record(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for command, files in ADVICE.items():
         for name in files:
-            for jobs in ("1", "2"):
-                text = _run([*CLI, command, name, "--json", "--seed", "1", "--jobs", jobs])
-                (out / f"{command}-{Path(name).stem}-j{jobs}.txt").write_text(text)
+            for seed, jobs in (("1", "1"), ("1", "2"), ("7", "2")):
+                text = _run([*CLI, command, name, "--json", "--seed", seed, "--jobs", jobs])
+                (out / f"{command}-{Path(name).stem}-s{seed}-j{jobs}.txt").write_text(text)
+    for name in HAND_FILES:
+        for command in ("solve", "check", "score", "review"):
+            text = _run([*CLI, command, "--json", f"hands/{name}"])
+            (out / f"{command}-{Path(name).stem}.txt").write_text(text)
+    arena = [*CLI, "arena", "advice", "rule", "--deals", "3", "--seed", "5", "--jobs", "1", "--json", "-q"]
+    (out / "arena-advice-rule.txt").write_text(_run(arena))
     (out / "solve-benchmark.txt").write_text(_run([*CLI, "solve", "--json", "hands/benchmark.yaml"]))
     with tempfile.TemporaryDirectory() as tmp:
         rows = Path(tmp) / "rows.jsonl"
