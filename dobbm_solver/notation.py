@@ -126,6 +126,10 @@ def _line_to_raw(text: str) -> dict[str, Any]:
     """Split a deal line into the raw mapping of a hand-file document."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError("line", "empty deal line")
+    try:   # a command line's bytes that are not UTF-8 arrive as lone surrogates
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise NotationError("line", "is not valid UTF-8 text") from None
     parts = [s.strip() for s in text.strip().split("|")]
     raw: dict[str, Any] = {"hands": {}}
     if ":" in parts[0]:   # no head: a view before the bidding ends

@@ -334,3 +334,10 @@ def test_a_view_line_needs_no_head_but_a_deal_does() -> None:
     assert spec.declarer is None and spec.me == "Bert" and spec.hands["Dave"] == 0 and "Anna" not in spec.hands
     with pytest.raises(NotationError, match="segment 'head': missing"):
         parse_deal_line(format_deal_line(EXAMPLE).split("|", 1)[1])
+
+
+def test_line_that_is_not_utf8_is_refused() -> None:
+    # bytes of a command line that are not UTF-8 reach Python as lone surrogates
+    line = b"dobbm An\xffna | An\xffna: HA H10".decode("utf-8", "surrogateescape")
+    with pytest.raises(NotationError, match="not valid UTF-8"):
+        parse_spec_line(line)
