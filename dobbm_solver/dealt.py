@@ -1,11 +1,11 @@
 """Hands as dealt: the 8 cards each seat was dealt, before the Dobb and the tricks.
 
 A hand file may give ``dealt:`` instead of ``hands:``, as a hand is written
-down at the table.  The cards held now follow from it: a Dobbm declarer who
+down at the record.  The cards held now follow from it: a Dobbm declarer who
 laid four cards away holds ``dealt + dobb - discard - played``, every other
 seat ``dealt - played``.  :func:`hands_from_dealt` makes that step and
 checks that the dealt hands account for the exchange and the tricks;
-:func:`dealt_hands` goes back.  Both read any :class:`Table` (a
+:func:`dealt_hands` goes back.  Both read any :class:`HandRecord` (a
 :class:`~dobbm_solver.deal.Deal`, or a hand-file spec, a partial view too).
 Every problem raises :class:`~dobbm_solver.deal.DealError` with key
 ``dealt.SEAT`` (or the key whose absence makes the step impossible).
@@ -20,7 +20,7 @@ from .deal import DealError, check_trick_shapes, trick_seats
 from .echo import brief
 
 
-class Table(Protocol):
+class HandRecord(Protocol):
     """What the step from dealt hands to the hands held now reads (a Deal or a spec)."""
 
     @property
@@ -41,10 +41,10 @@ class Table(Protocol):
     def dealer(self) -> str | None: ...
 
 
-def _active(table: Table) -> tuple[str, ...]:
-    seats = tuple(table.seats)
-    if len(seats) == 5 and table.dealer in seats:
-        return tuple(s for s in seats if s != table.dealer)
+def _active(record: HandRecord) -> tuple[str, ...]:
+    seats = tuple(record.seats)
+    if len(seats) == 5 and record.dealer in seats:
+        return tuple(s for s in seats if s != record.dealer)
     return seats
 
 
@@ -52,16 +52,16 @@ def _names(cs: CardSet) -> str:
     return " ".join(set_names(cs))
 
 
-def _plays(table: Table) -> Iterator[tuple[int, str, Card]]:
+def _plays(record: HandRecord) -> Iterator[tuple[int, str, Card]]:
     """Every card of the tricks in play order: trick number, seat, card (the declarer leads)."""
-    active = _active(table)
-    if table.declarer not in active:
-        raise DealError("declarer", f"{brief(table.declarer)} is not a seat that plays"
-                        if table.declarer is not None else
+    active = _active(record)
+    if record.declarer not in active:
+        raise DealError("declarer", f"{brief(record.declarer)} is not a seat that plays"
+                        if record.declarer is not None else
                         "missing: needed to follow the tricks from the dealt hands")
-    check_trick_shapes(table.tricks)
-    leader = table.declarer
-    for n, trick in enumerate(table.tricks, 1):
+    check_trick_shapes(record.tricks)
+    leader = record.declarer
+    for n, trick in enumerate(record.tricks, 1):
         order = trick_seats(active, leader)
         for i, c in enumerate(trick):
             yield n, order[i], c
@@ -69,18 +69,18 @@ def _plays(table: Table) -> Iterator[tuple[int, str, Card]]:
             leader = order[trick_winner(trick)]
 
 
-def _exchanged(table: Table, seat: str) -> bool:
+def _exchanged(record: HandRecord, seat: str) -> bool:
     """True if ``seat`` is a Dobbm declarer who took the Dobb (a lay-away given, or tricks played)."""
-    return (seat == table.declarer and table.contract == "dobbm"
-            and (table.discard is not None or bool(table.tricks)))
+    return (seat == record.declarer and record.contract == "dobbm"
+            and (record.discard is not None or bool(record.tricks)))
 
 
-def _check_dealt(dealt: Mapping[str, CardSet], table: Table) -> None:
+def _check_dealt(dealt: Mapping[str, CardSet], record: HandRecord) -> None:
     """Each dealt hand 8 cards, none in another's or in the Dobb."""
-    active = _active(table)
+    active = _active(record)
     seen: list[tuple[str, CardSet]] = []
-    if table.dobb is not None:
-        seen.append(("the Dobb (dobb)", table.dobb))
+    if record.dobb is not None:
+        seen.append(("the Dobb (dobb)", record.dobb))
     for s, cs in dealt.items():
         key = f"dealt.{s}"
         if s not in active:
@@ -93,73 +93,73 @@ def _check_dealt(dealt: Mapping[str, CardSet], table: Table) -> None:
         seen.append((key, cs))
 
 
-def _exchange(seat: str, cs: CardSet, table: Table) -> CardSet:
+def _exchange(seat: str, cs: CardSet, record: HandRecord) -> CardSet:
     """The Dobbm declarer's 8 cards after taking the Dobb into ``cs`` and laying four away."""
     key = f"dealt.{seat}"
-    if table.dobb is None:
+    if record.dobb is None:
         raise DealError(key, f"{seat} took the Dobb into the hand: give dobb to follow the hand from the dealt cards")
-    if table.discard is None:
+    if record.discard is None:
         raise DealError(key, f"{seat} laid four cards away: give discard to follow the hand from the dealt cards")
-    stray = table.discard & ~(cs | table.dobb)
+    stray = record.discard & ~(cs | record.dobb)
     if stray:
         raise DealError(key, f"the lay-away's {_names(stray)} is neither in {seat}'s dealt hand nor in the Dobb")
-    return (cs | table.dobb) & ~table.discard
+    return (cs | record.dobb) & ~record.discard
 
 
-def hands_from_dealt(table: Table) -> dict[str, CardSet]:
-    """The hands held now, reading ``table.hands`` as the dealt hands.
+def hands_from_dealt(record: HandRecord) -> dict[str, CardSet]:
+    """The hands held now, reading ``record.hands`` as the dealt hands.
 
     A seat left out stays out (not known, in a view).  Raises
     :class:`~dobbm_solver.deal.DealError` for a dealt hand that is not 8
     cards, a card dealt twice or also in the Dobb, a lay-away the declarer
     did not hold, a card played that its seat did not hold then.
     """
-    dealt = dict(table.hands)
-    _check_dealt(dealt, table)
-    held = {s: _exchange(s, cs, table) if _exchanged(table, s) else cs for s, cs in dealt.items()}
-    if not table.tricks:
+    dealt = dict(record.hands)
+    _check_dealt(dealt, record)
+    held = {s: _exchange(s, cs, record) if _exchanged(record, s) else cs for s, cs in dealt.items()}
+    if not record.tricks:
         return held
     played_in: dict[Card, int] = {}
-    for n, seat, c in _plays(table):
+    for n, seat, c in _plays(record):
         if seat in held:
             if not (held[seat] >> c) & 1:
                 raise DealError(f"dealt.{seat}", f"trick {n}: {seat} plays {card_name(c)}, "
-                                + _not_held(seat, c, dealt[seat], table, played_in.get(c)))
+                                + _not_held(seat, c, dealt[seat], record, played_in.get(c)))
             held[seat] &= ~(1 << c)
         played_in.setdefault(c, n)
     return held
 
 
-def _not_held(seat: str, c: Card, dealt: CardSet, table: Table, before: int | None) -> str:
+def _not_held(seat: str, c: Card, dealt: CardSet, record: HandRecord, before: int | None) -> str:
     bit = 1 << c
-    if before is not None and (dealt | (table.dobb or 0) if _exchanged(table, seat) else dealt) & bit:
+    if before is not None and (dealt | (record.dobb or 0) if _exchanged(record, seat) else dealt) & bit:
         return f"already played in trick {before}"
-    if _exchanged(table, seat):
-        if (table.discard or 0) & bit:
+    if _exchanged(record, seat):
+        if (record.discard or 0) & bit:
             return f"which {seat} laid away"
         return f"which is neither in {seat}'s dealt hand nor in the Dobb"
     return f"which is not in {seat}'s dealt hand"
 
 
-def dealt_hands(table: Table) -> dict[str, CardSet]:
-    """The dealt hands of the seats whose hands ``table`` gives: held now plus played,
+def dealt_hands(record: HandRecord) -> dict[str, CardSet]:
+    """The dealt hands of the seats whose hands ``record`` gives: held now plus played,
     and for a Dobbm declarer after the exchange plus the lay-away less the Dobb.
 
     A Dobbm declarer whose hand is given after the exchange but whose Dobb is
     not known is left out.
     """
-    dealt = {s: cs for s, cs in table.hands.items()}
-    if table.tricks and table.declarer in _active(table):
-        for _, seat, c in _plays(table):
+    dealt = {s: cs for s, cs in record.hands.items()}
+    if record.tricks and record.declarer in _active(record):
+        for _, seat, c in _plays(record):
             if seat in dealt:
                 dealt[seat] |= 1 << c
     for s in list(dealt):
-        if _exchanged(table, s):
-            if table.dobb is None:
+        if _exchanged(record, s):
+            if record.dobb is None:
                 del dealt[s]
             else:
-                dealt[s] = (dealt[s] | (table.discard or 0)) & ~table.dobb
+                dealt[s] = (dealt[s] | (record.discard or 0)) & ~record.dobb
     return dealt
 
 
-__all__ = ["Table", "dealt_hands", "hands_from_dealt"]
+__all__ = ["HandRecord", "dealt_hands", "hands_from_dealt"]
