@@ -20,7 +20,7 @@ from typing import Any
 __all__ = ["DobbmError", "DobbmRuntimeError", "OptionError"]
 
 
-def _rebuilt(cls: type[BaseException], args: tuple, state: dict[str, Any]) -> BaseException:
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
     """An error of ``cls`` with its message ``args`` and attributes ``state``, made
     without calling ``cls.__init__`` (whose arguments differ from class to class)."""
     err = cls.__new__(cls)
@@ -30,7 +30,7 @@ def _rebuilt(cls: type[BaseException], args: tuple, state: dict[str, Any]) -> Ba
 
 
 class _Picklable(Exception):
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return _rebuilt, (type(self), self.args, dict(self.__dict__))
 
 

@@ -53,7 +53,8 @@ def multiplier(contract: str, doublings: int = 0) -> int:
         raise RuleError(f"unknown contract {contract!r}")
     if doublings < 0:
         raise RuleError(f"doublings must be 0 or more, not {doublings}")
-    return (2 if contract == "solo" else 1) * (2 ** doublings)
+    factor: int = 2 ** doublings
+    return (2 if contract == "solo" else 1) * factor
 
 
 def units(declarer_points: int, contract: str, doublings: int = 0) -> int:

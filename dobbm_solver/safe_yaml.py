@@ -145,7 +145,7 @@ _StrictConstructor.add_constructor(  # type: ignore[type-var]
 
 
 if _CParser is not None:
-    class _Loader(_CParser, _StrictConstructor, Resolver):  # type: ignore[misc,valid-type]
+    class _Loader(_CParser, _StrictConstructor, Resolver):  # type: ignore[misc]
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)
             _StrictConstructor.__init__(self)
@@ -156,7 +156,7 @@ else:   # pragma: no cover - libyaml missing: PyYAML's own parser
     from yaml.reader import Reader
     from yaml.scanner import Scanner
 
-    class _Loader(Reader, Scanner, Parser, Composer, _StrictConstructor, Resolver):  # type: ignore[no-redef,misc]
+    class _Loader(Reader, Scanner, Parser, Composer, _StrictConstructor, Resolver):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)
@@ -172,7 +172,7 @@ def load_documents(text: str) -> list[Any]:
     loader = _Loader(text)
     try:
         docs = []
-        while loader.check_data():
+        while loader.check_data():  # type: ignore[no-untyped-call]  # untyped in the stubs
             docs.append(loader.get_data())
         return docs
     finally:
