@@ -1,8 +1,7 @@
 """The worker pool shared by the analyzer and the batch study.
 
-One meaning of ``jobs`` everywhere (:func:`resolve_jobs`): ``None`` or ``0``
-is every core this process may run on, ``1`` .. :data:`MAX_JOBS` that many
-processes; anything else is a :class:`JobsError`.
+``jobs`` means what :func:`dobbm_solver.jobs.resolve_jobs` says (``None`` or ``0``:
+one worker per core; ``1``: in this process; ``N``: ``N`` workers).
 
     with WorkerPool(jobs, tt_mb=tt_mb) as pool:
         for item, result in pool.run(task, items):   # results as they complete
@@ -58,7 +57,8 @@ from contextlib import contextmanager
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 from ._interrupt import CtrlC
-from .errors import DobbmRuntimeError, OptionError
+from .errors import DobbmRuntimeError
+from .jobs import MAX_JOBS, JobsError, available_cores, resolve_jobs
 from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = [
@@ -66,8 +66,6 @@ __all__ = [
     "JobsError", "WorkerDied", "WorkerStartFailed", "available_cores", "resolve_jobs", "worker_solver", "WorkerPool",
 ]
 
-#: The most worker processes one run may ask for.
-MAX_JOBS = 256
 #: Tasks in flight per worker: enough to keep it busy, few to cancel on Ctrl-C.
 IN_FLIGHT = 4
 #: How often the waiting loop looks at the Ctrl-C flag, in seconds.
@@ -79,36 +77,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class JobsError(OptionError):
-    """A ``jobs`` value that is not a whole number from 0 to :data:`MAX_JOBS`."""
-
-
 class WorkerDied(DobbmRuntimeError):
     """A worker process died while it ran a task (out of memory, killed, ``os._exit``)."""
 
 
 class WorkerStartFailed(DobbmRuntimeError):
     """A worker process could not be started, or could not make its solver."""
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def resolve_jobs(jobs: int | None) -> int:
-    """The number of worker processes for ``jobs``: ``None`` or ``0`` is
-    :func:`available_cores`, ``1`` .. :data:`MAX_JOBS` itself.  Anything else
-    (negative, too many, not a whole number) raises :class:`JobsError`."""
-    if jobs is None or (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs == 0):
-        return available_cores()
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or not 0 <= jobs <= MAX_JOBS:
-        raise JobsError(f"jobs must be a whole number from 1 to {MAX_JOBS} "
-                        f"(0 or none: all cores), not {jobs!r}")
-    return jobs
 
 
 # --------------------------------------------------------------------------

@@ -9,13 +9,14 @@
 >>> solver.solve_best(dobbm, analyze=True)  # the best lay-away, then the deal solved with it
 >>> solver.solve_batch(deals, jobs=2)       # many deals on threads of the compiled core
 
+``jobs`` everywhere: :func:`dobbm_solver.jobs.resolve_jobs` (None or 0: one per core).
+
 Every value is the declarer's *final* points (0..120): points already taken,
 the Dobb's (Solo) or the lay-away's (Dobbm) points and the Match rule included.
 """
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence, TypeVar
@@ -24,6 +25,7 @@ from .cards import Card, CardSet
 from .deal import Deal, PlayState, final_points, replay
 from .errors import DobbmError
 from .heuristics import legal_discards
+from .jobs import resolve_jobs
 from .rules import Outcome, outcome, units
 
 try:
@@ -191,8 +193,8 @@ class Solver:
     def study_discards(self, deal: Deal, jobs: int | None = None) -> list[DiscardResult]:
         """Every legal lay-away of a Dobbm (declarer holding the 8 dealt cards), best first.
 
-        The lay-aways are split into ``jobs`` runs of consecutive ones (default:
-        one per available CPU), each solved in a thread of its own with a
+        The lay-aways are split into ``jobs`` runs of consecutive ones (its meaning:
+        :func:`~dobbm_solver.jobs.resolve_jobs`), each solved in a thread of its own with a
         table of its own (``jobs - 1`` tables of ``tt_mb`` MiB more, kept for
         the next study); the search releases the GIL.  Within a run the
         lay-aways share their table.  The values do not depend on ``jobs``
@@ -201,12 +203,9 @@ class Solver:
         """
         if not deal.needs_discard:
             raise SolveError("discard: the study needs a Dobbm with the Dobb not yet taken")
-        if jobs is None:
-            jobs = _available_cpus()
-        if not isinstance(jobs, int) or jobs < 1:
-            raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
+        workers = resolve_jobs(jobs)
         discards = legal_discards(deal.hands[deal.declarer] | deal.dobb)
-        jobs = min(jobs, len(discards))
+        jobs = min(workers, len(discards))
         if jobs <= 1:
             results = self._study_run(self._core, deal, discards)
         else:
@@ -228,8 +227,8 @@ class Solver:
         in a thread with a table of its own (``jobs - 1`` more tables of
         ``tt_mb`` MiB, kept for the next batch); the search releases the GIL,
         so the threads run on separate cores with no process and no pickling.
-        Values never depend on ``jobs`` (node counts do).  ``jobs`` None: one
-        thread per available CPU.
+        Values never depend on ``jobs`` (node counts do); its meaning:
+        :func:`~dobbm_solver.jobs.resolve_jobs`.
         """
         return self._batch(deals, jobs, self._solve_on)
 
@@ -248,11 +247,7 @@ class Solver:
 
     def _batch(self, deals: Sequence[Deal], jobs: int | None, one: Callable[[_search.Core, Deal], R]) -> list[R]:
         deals = list(deals)
-        if jobs is None:
-            jobs = _available_cpus()
-        if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-            raise SolveError(f"jobs must be a whole number, at least 1, not {jobs!r}")
-        jobs = max(1, min(jobs, len(deals)))
+        jobs = max(1, min(resolve_jobs(jobs), len(deals)))
         cores = self._cores(jobs)
         if jobs == 1:
             return [one(self._core, d) for d in deals]
@@ -277,11 +272,4 @@ class Solver:
             self._load(deal.with_discard(discard), keep_table=bool(out), core=core)
             out.append(DiscardResult(discard, core.value(), core.nodes))
         return out
-
-
-def _available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 

@@ -8,7 +8,8 @@ import pytest
 
 from dobbm_solver.deal import replay
 from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.solver import Analysis, BestPlay, SolveError, Solver
+from dobbm_solver.jobs import JobsError
+from dobbm_solver.solver import Analysis, BestPlay, Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"
 STUDIES = load_hand_file(HANDS / "discard_study.yaml") + load_hand_file(HANDS / "benchmark_discard.yaml")[:2]
@@ -54,8 +55,8 @@ def test_the_lay_aways_do_not_depend_on_jobs():
     assert [(r.cards, r.declarer_points) for r in one.studied or ()] == \
         [(r.cards, r.declarer_points) for r in two.studied or ()]
     assert two.deal == one.deal and two.value.declarer_points == one.value.declarer_points
-    with pytest.raises(SolveError):
-        Solver(tt_mb=1).solve_best(deal, analyze=False, jobs=0)
+    with pytest.raises(JobsError):
+        Solver(tt_mb=1).solve_best(deal, analyze=False, jobs=-1)
 
 
 @pytest.mark.parametrize("deal", PLAYED)

@@ -21,16 +21,10 @@ import pytest
 from helpers import alive, children
 
 from dobbm_solver import _pool
-from dobbm_solver._pool import (
-    JobsError,
-    WorkerDied,
-    WorkerPool,
-    WorkerStartFailed,
-    available_cores,
-    resolve_jobs,
-    worker_solver,
-)
+from dobbm_solver import jobs as jobs_module
+from dobbm_solver._pool import WorkerDied, WorkerPool, WorkerStartFailed, worker_solver
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError, OptionError
+from dobbm_solver.jobs import JobsError, available_cores, resolve_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
@@ -89,7 +83,7 @@ def test_resolve_jobs_one_meaning():
 
 
 def test_the_bound_is_read_from_max_jobs(monkeypatch):
-    monkeypatch.setattr(_pool, "MAX_JOBS", 4)
+    monkeypatch.setattr(jobs_module, "MAX_JOBS", 4)
     assert resolve_jobs(4) == 4
     with pytest.raises(JobsError, match="from 1 to 4"):
         resolve_jobs(5)

@@ -9,7 +9,8 @@ import pytest
 
 from dobbm_solver.cards import cardset
 from dobbm_solver.heuristics import random_deal
-from dobbm_solver.solver import SolveError, Solver
+from dobbm_solver.jobs import JobsError
+from dobbm_solver.solver import Solver
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,7 @@ def test_batch_values_equal_single_solves(deals, jobs) -> None:
 def test_batch_bad_jobs_and_empty() -> None:
     s = Solver(1)
     assert s.solve_batch([]) == []
-    for bad in (0, -1, 1.5, True):
-        with pytest.raises(SolveError):
+    assert s.solve_batch([], jobs=0) == []      # 0: one per core (dobbm_solver.jobs.resolve_jobs)
+    for bad in (-1, 257, 1.5, True):
+        with pytest.raises(JobsError):
             s.solve_batch([], jobs=bad)

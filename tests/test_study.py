@@ -524,4 +524,4 @@ def test_study_discards_same_ranking_for_any_jobs():
     for jobs in (2, 3, None):
         assert [(r.cards, r.declarer_points) for r in s.study_discards(deal, jobs=jobs)] == one
     with pytest.raises(ValueError):
-        s.study_discards(deal, jobs=0)
+        s.study_discards(deal, jobs=-1)
