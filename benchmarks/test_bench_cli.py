@@ -59,7 +59,7 @@ from dobbm_solver.cli import main
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
 from dobbm_solver.heuristics import random_deal
-from dobbm_solver.report import solve_dict
+from dobbm_solver.report.solve import solve_dict
 from dobbm_solver.solver import DEFAULT_TT_MB, Solver
 
 ROOT = Path(__file__).resolve().parent.parent

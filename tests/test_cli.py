@@ -1,4 +1,4 @@
-"""Tests of the ``dobbm`` command (dobbm_solver/cli.py over report.py).
+"""Tests of the ``dobbm`` command (the dobbm_solver/cli package over dobbm_solver/report).
 
 The command is invoked in-process with click's ``CliRunner`` (click 8.2+: the
 result keeps stdout and stderr apart).  JSON results are checked against the
@@ -25,6 +25,9 @@ from reference import ref_legal, ref_line_points, ref_play, ref_state
 import dobbm_solver
 from dobbm_solver import cli
 from dobbm_solver.cards import card_name, cardset, parse_cards, popcount, scan_forward, set_names
+from dobbm_solver.cli import check as cli_check
+from dobbm_solver.cli import options as cli_options
+from dobbm_solver.cli import score as cli_score
 from dobbm_solver.deal import Deal, replay
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
@@ -531,7 +534,7 @@ def test_table_too_big_for_memory(monkeypatch):
         def __init__(self, tt_mb):
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
 
-    monkeypatch.setattr(cli, "Solver", NoRoom)
+    monkeypatch.setattr(cli_options, "Solver", NoRoom)
     r = run("solve", "--tt-mb", "65536", str(HANDS / "midplay.yaml"))
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
     assert r.stderr == "Error: --tt-mb 65536: cannot allocate a 65536 MiB table; give a smaller table\n"
@@ -552,7 +555,7 @@ def _raising(exc: BaseException):
                                  OverflowError("too big")])
 def test_a_bug_is_not_reported_as_bad_input(monkeypatch, exc):
     """A ValueError from inside the library that is no DobbmError is a bug, not bad input."""
-    monkeypatch.setattr(cli, "score_hand", _raising(exc))
+    monkeypatch.setattr(cli_score, "score_hand", _raising(exc))
     r = run("score", str(HANDS / "finished.yaml"))
     assert r.exit_code == 1 and r.exception is exc
     assert "Error:" not in r.stderr
@@ -566,14 +569,14 @@ def test_a_bug_in_the_solver_is_not_reported_as_bad_input(monkeypatch):
 
 
 def test_bad_input_from_the_library_is_exit_2(monkeypatch):
-    monkeypatch.setattr(cli, "score_hand", _raising(DobbmError("tricks: not a finished hand")))
+    monkeypatch.setattr(cli_score, "score_hand", _raising(DobbmError("tricks: not a finished hand")))
     assert one_error(run("score", str(HANDS / "finished.yaml"))) == \
         f"Error: {HANDS / 'finished.yaml'}: tricks: not a finished hand"
 
 
 def test_bad_input_found_while_printing_is_exit_2(monkeypatch):
     """Raised outside the guarded library calls, a DobbmError is still one clean line."""
-    monkeypatch.setattr(cli, "check_dict", _raising(DobbmError("segment 'Me': a keyword")))
+    monkeypatch.setattr(cli_check, "check_dict", _raising(DobbmError("segment 'Me': a keyword")))
     assert one_error(run("check", "--json", str(HANDS / "example.yaml"))) == "Error: segment 'Me': a keyword"
 
 

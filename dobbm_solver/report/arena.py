@@ -1,4 +1,4 @@
-"""Renderers of an arena's summary: a small text table and a JSON object."""
+"""Renderers of an arena's summary: a small text grid and a JSON object."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _pm(units: float, stderr: float | None) -> str:
 
 
 def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
-    """A small table: each player's units a hand, the paired difference, per decision."""
+    """A small grid: each player's units a hand, the paired difference, per decision."""
     c = summary.config
     lines = [f"arena: A = {c.a.name}  vs  B = {c.b.name}, {summary.deals} deal"
              f"{'s' if summary.deals != 1 else ''}, seed {c.seed}",

@@ -1,16 +1,17 @@
-"""Pictures of a deal for the text reports: the hands by suit and the tricks with running totals.
+"""Pictures of a deal for the text reports: a heading, the hands by suit and the tricks with running totals.
 
 Shared by ``solve``, ``check``, ``review`` and ``score`` (their ``--no-diagram`` leaves it out):
 
 * :func:`hands_diagram`: one row per seat, one column per suit in the display
   order (trumps H first, then E, L, S; high to low), then the Dobb or the
   lay-away.  ``at_lead=False`` shows the cards held now (the cards already
-  played are left out: they are in the trick table); ``at_lead=True`` the
+  played are left out: they are in the trick grid); ``at_lead=True`` the
   hands as they were at the opening lead.  In a Dobbm whose declarer took up
   the Dobb, its cards carry a ``+`` where they are now (hand or lay-away).
-* :func:`trick_rows` and :func:`trick_table`: each trick's number, leader,
+* :func:`trick_rows` and :func:`trick_grid`: each trick's number, leader,
   the card of every seat, its points, its winner, and each side's running
   total of trick points; a best line continues the tricks played.
+* :func:`heading`: the first line of a report on a deal.
 * :func:`result_split`: the declarer's result as trick points plus the
   lay-away (Dobbm) or the Dobb (Solo): ``Bert 76 = 60 in tricks + 16 laid away``.
 """
@@ -44,7 +45,7 @@ DOBB_MARK = "+"
 """After a card the declarer took up from the Dobb (a Dobbm with its lay-away made)."""
 
 Cell = Callable[[int, str, Card], str]
-"""Text of one card in the trick table: ``cell(trick_number, seat, card)``."""
+"""Text of one card in the trick grid: ``cell(trick_number, seat, card)``."""
 
 
 def _rank_text(card: Card, marked: CardSet) -> str:
@@ -91,7 +92,7 @@ def _beside(deal: Deal, marked: CardSet) -> list[str]:
 
 
 def hands_diagram(deal: Deal, *, at_lead: bool) -> list[str]:
-    """The hands as a table (a seat a row, a suit a column), then the Dobb or the lay-away."""
+    """The hands as a grid (a seat a row, a suit a column), then the Dobb or the lay-away."""
     hands = shown_hands(deal, at_lead=at_lead)
     marked = _dobb_marked(deal)
     header = ["seat"] + [SUITS[s] + (" trumps" if s == TRUMP else "") for s in DISPLAY_SUITS]
@@ -166,8 +167,8 @@ def _line_note(row: TrickRow) -> str:
     return f"  -- best line from here (trick {row.number}: {done} played) --"
 
 
-def trick_table(deal: Deal, rows: Sequence[TrickRow], cell: Cell | None = None) -> list[str]:
-    """The tricks as a table: number, leader, each seat's card, points, winner, running totals.
+def trick_grid(deal: Deal, rows: Sequence[TrickRow], cell: Cell | None = None) -> list[str]:
+    """The tricks as a grid: number, leader, each seat's card, points, winner, running totals.
 
     ``cell`` gives the text of a card (default: its name).  A row that holds
     cards of a best line is preceded, the first time, by a ``best line`` note.
@@ -228,11 +229,19 @@ def deal_diagram(deal: Deal, line: Sequence[Card] = (), *, at_lead: bool,
     out = hands_diagram(deal, at_lead=at_lead)
     rows = trick_rows(deal, line)
     if rows:
-        out += trick_table(deal, rows, cell)
+        out += trick_grid(deal, rows, cell)
     if finished(rows):
         out.append(result_split(deal, rows))
     return out
 
 
-__all__ = ["DISPLAY_SUITS", "DOBB_MARK", "Cell", "TrickRow", "deal_diagram", "finished", "hands_diagram",
-           "result_split", "shown_hands", "split_points", "trick_rows", "trick_table"]
+
+def heading(deal: Deal, title: str) -> str:
+    """The first line of a report on a deal: ``TITLE: Dobbm by Anna, 1 doubling``."""
+    kind = "Dobbm" if deal.contract == "dobbm" else "Solo"
+    d = deal.doublings
+    return f"{title}: {kind} by {deal.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
+
+
+__all__ = ["heading", "DISPLAY_SUITS", "DOBB_MARK", "Cell", "TrickRow", "deal_diagram", "finished", "hands_diagram",
+           "result_split", "shown_hands", "split_points", "trick_rows", "trick_grid"]

@@ -1,6 +1,6 @@
 """``dobbm review``: a reviewed hand (:class:`~dobbm_solver.review.Review`) as JSON and as text.
 
-No click here: ``cli.py`` echoes what :func:`review_dict` and :func:`review_text` return.
+No click here: the ``review`` command echoes what :func:`review_dict` and :func:`review_text` return.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from typing import Any
 from ..cards import card_name, card_points
 from ..notation import format_deal_line
 from ..review import CardReview, Review, trick_rows
-from . import heading
-from .diagram import finished, hands_diagram, result_split, trick_table
+from .diagram import finished, hands_diagram, heading, result_split, trick_grid
 from .diagram import trick_rows as diagram_rows
 
 MARKS = {"outcome": "!", "units": "*", "": ""}
@@ -85,7 +84,7 @@ def _change(r: CardReview) -> str:
     return text
 
 
-def _table(review: Review) -> list[str]:
+def _grid(review: Review) -> list[str]:
     seats = review.deal.active_seats
     rows = trick_rows(review)
     width = max([len(s) for s in seats] + [len(_cell(r)) for r in review.cards]) + 2
@@ -99,14 +98,14 @@ def _table(review: Review) -> list[str]:
     return out
 
 
-def _diagram_table(review: Review) -> list[str]:
+def _diagram_grid(review: Review) -> list[str]:
     """The hands at the opening lead, then the tricks with each card's cost and the running
     totals, then the result split into tricks and bonus (a finished hand)."""
     deal = review.deal
     by_card = {(r.trick, r.seat): r for r in review.cards}
     rows = diagram_rows(deal)
     out = hands_diagram(deal, at_lead=True)
-    out += trick_table(deal, rows, lambda n, seat, c: _cell(by_card.get((n, seat))))
+    out += trick_grid(deal, rows, lambda n, seat, c: _cell(by_card.get((n, seat))))
     if finished(rows):
         out.append(result_split(deal, rows))
     return out
@@ -115,7 +114,7 @@ def _diagram_table(review: Review) -> list[str]:
 def review_text(review: Review, title: str, diagram: bool = False) -> str:
     """The report of one reviewed deal: the tricks with each card's cost, the costly
     cards with the best cards instead, the players' losses, the first change.  With
-    ``diagram``, the hands at the opening lead first, and running totals in the table."""
+    ``diagram``, the hands at the opening lead first, and running totals in the grid."""
     deal = review.deal
     decl = deal.declarer
     lines = [heading(deal, title + ": review"),
@@ -129,7 +128,7 @@ def review_text(review: Review, title: str, diagram: bool = False) -> str:
         if diagram:
             lines += hands_diagram(deal, at_lead=True)
         return "\n".join(lines)
-    lines += _diagram_table(review) if diagram else _table(review)
+    lines += _diagram_grid(review) if diagram else _grid(review)
     lines.append("  (-N: the card cost its side N points; ! it changed the outcome, "
                  "* the units; points are the declarer's)")
     costly = [r for r in review.cards if r.cost]

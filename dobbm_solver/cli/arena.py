@@ -1,0 +1,56 @@
+"""``dobbm arena``: two players compared on seeded deals played end to end with hidden cards."""
+
+from __future__ import annotations
+
+import click
+
+from .._interrupt import exit_on_ctrl_c
+from .boundary import exit_interrupted
+from .options import CONTEXT, FILE, JOBS, JSON, QUIET, SCHEDULER, SEED
+from .output import Progress, echo, echo_json
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--deals", type=int, default=20, show_default=True, help="Deals to play, 1 or more.")
+@SEED
+@JSON
+@click.option("-o", "--output", metavar="FILE", type=FILE,
+              help="Rows, one per deal, as JSON lines. Deals already in FILE are skipped, so rerunning "
+                   "resumes; a file the arena did not write (or wrote with other settings) is refused.")
+@JOBS
+@SCHEDULER
+@click.option("--per-decision", is_flag=True,
+              help="Also swap one decision's strategy at a time (A with B's bid, ...) to see what "
+                   "each decision is worth; more tables per deal.")
+@QUIET
+def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
+          scheduler: str | None, per_decision: bool, quiet: bool) -> None:
+    """Play seeded deals end to end with hidden cards: player A against player B.
+
+    A player is a strategy for every decision (rule, advice or open), or one per
+    decision: 'advice,play=rule' or 'bid=advice,discard=rule,double=rule,play=rule'.
+    Each deal is played duplicate-style: A in each seat in turn at a table of B's,
+    paired with the table of four B's on the same cards. Printed: each player's units
+    a hand (each seat's own settlement) and A - B with standard errors over the deals.
+    All pass: the hand counts 0. The workers are processes. Ctrl-C stops: the rows
+    written stay, exit code 130.
+    """
+    with exit_on_ctrl_c():
+        from ..arena import ArenaConfig, check_arena, parse_player, run_arena, summarize
+        from ..report.arena import arena_dict, arena_text
+
+    config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)
+    check_arena(deals, seed)
+    with Progress("arena", quiet) as bar:
+        bar.start(deals)
+        run = run_arena(config, deals, output, jobs, on_row=lambda row: bar.advance(), scheduler=scheduler)
+    summary = summarize(run.rows, config)
+    if as_json:
+        echo_json(arena_dict(summary, run))
+    else:
+        echo(arena_text(summary, run))
+    if run.interrupted:
+        exit_interrupted(f"interrupted: {len(run.rows)} of {deals} deals done"
+                         f"{'; the rows written stay in ' + output if output else ''}")

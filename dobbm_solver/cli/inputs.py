@@ -1,0 +1,80 @@
+"""What the commands read: hand files, standard input ('-') or one ``--deal`` line, as documents.
+
+Every document of every source is read and type-checked before any is worked
+on; an error names its document first (see :func:`~.boundary.about`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NamedTuple, Sequence
+
+from ..deal import Deal
+from ..errors import DobbmError
+from ..handfile import HandSpec, load_specs, load_stream_specs, spec_to_deal
+from ..notation import NotationError, parse_spec_line
+from .boundary import DEAL_TITLE, BadInput, about
+
+__all__ = ["Doc", "read_docs", "deal_of", "read_doc_deals", "read_deals"]
+
+
+class Doc(NamedTuple):
+    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``),
+    its id as ``study`` writes it (``FILE#N``) and its spec."""
+
+    title: str
+    ident: str
+    spec: HandSpec
+
+
+def _specs(source: str) -> tuple[str, list[HandSpec]]:
+    """The name a source goes by in reports and its documents."""
+    if source == "-":
+        return "<stdin>", load_stream_specs(sys.stdin, "<stdin>")
+    return source, load_specs(source)
+
+
+def read_docs(sources: Sequence[str], deal_line: str | None) -> list[Doc]:
+    """The documents of the FILEs (standard input: '-') or of one --deal line, all read
+    and type-checked before any is worked on."""
+    if deal_line is not None:
+        if sources:
+            raise BadInput("give a FILE or --deal, not both")
+        try:
+            spec = parse_spec_line(deal_line)
+        except DobbmError as e:
+            raise BadInput(f"{DEAL_TITLE}: {e}") from None
+        return [Doc(DEAL_TITLE, DEAL_TITLE, spec)]
+    if not sources:
+        raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
+    if list(sources).count("-") > 1:
+        raise BadInput("standard input ('-') can be read only once")
+    docs = []
+    for source in sources:
+        name, specs = _specs(source)
+        for n, spec in enumerate(specs, 1):
+            title = name if len(specs) == 1 else f"{name}[{spec.doc}]"
+            docs.append(Doc(title, f"{name}#{spec.doc or n}", spec))
+    return docs
+
+
+def deal_of(doc: Doc, allow_revokes: bool = False) -> Deal:
+    """The validated deal of a document (a --deal line checked in the notation's words)."""
+    with about(doc.title):
+        if doc.title == DEAL_TITLE and (doc.spec.declarer is None or doc.spec.contract is None):
+            raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
+                                        "like 'dobbm Anna |'")
+        return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
+
+
+def read_doc_deals(sources: Sequence[str], deal_line: str | None,
+                   allow_revokes: bool = False) -> list[tuple[Doc, Deal]]:
+    """The validated deals of the FILEs, standard input ('-') or one --deal line."""
+    return [(doc, deal_of(doc, allow_revokes)) for doc in read_docs(sources, deal_line)]
+
+
+def read_deals(source: str | None, deal_line: str | None,
+               allow_revokes: bool = False) -> list[tuple[str, Deal]]:
+    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
+    return [(doc.title, deal) for doc, deal in
+            read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]

@@ -1,0 +1,41 @@
+"""``dobbm review``: a played hand judged card by card with open cards."""
+
+from __future__ import annotations
+
+import click
+
+from ..report.review import review_dict, review_text
+from ..review import review_hand
+from .boundary import about
+from .inputs import read_deals
+from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM, TT_MB, open_solver
+from .output import echo, echo_json
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", required=False, type=FILE)
+@DEAL
+@JSON
+@TT_MB
+@NO_DIAGRAM
+def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, no_diagram: bool) -> None:
+    """Review a played hand card by card with open cards.
+
+    FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
+    unfinished). For every card: the declarer's points under best play before and after it, what it
+    cost its side, and the best cards instead. Then each player's losses in points and
+    units, and the first card that changed the result. A hand with no trick played has
+    nothing to review (it says so); a revoke in the tricks is an error. The diagram
+    shows the hands at the opening lead.
+    """
+    deals = read_deals(file, deal_line)
+    solver = open_solver(tt_mb)
+    for n, (title, deal) in enumerate(deals):
+        with about(title):   # the deal loaded, but may have no play to review
+            result = review_hand(solver, deal)
+        if as_json:
+            echo_json(review_dict(result))
+        else:
+            if n:
+                echo("")
+            echo(review_text(result, title, not no_diagram))
