@@ -206,7 +206,8 @@ INTERRUPT_WHILE_LOADING = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.parametrize("module", ["click", "dobbm_solver.jobs", "dobbm_solver.cli.boundary", "dobbm_solver.handfile", "dobbm_solver.report",
+@pytest.mark.parametrize("module", ["click", "dobbm_solver.jobs", "dobbm_solver.cli.boundary",
+                                    "dobbm_solver.handfile", "dobbm_solver.report",
                                     "yaml.nodes", "click.testing"])
 def test_ctrl_c_while_the_command_loads_is_130(module, cleanup):
     # click.testing: not imported at all, so Ctrl-C comes never and the command runs

@@ -21,7 +21,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Collection, Iterator, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterator, NoReturn, Sequence
 
 import click
 
@@ -79,13 +79,18 @@ def exit_interrupted(note: str | None = None) -> NoReturn:
     raise SystemExit(EXIT_INTERRUPTED)
 
 
+if TYPE_CHECKING:   # generic from click 8.2 on; the package asks for 8.1 or later
+    _TextParam = click.ParamType[str]
+else:
+    _TextParam = click.ParamType
+
 #: ``ctx.meta`` key: the file names given on the command line (see :class:`FileName`).
 FILE_NAMES = "dobbm.file_names"
 #: ``ctx.meta`` key: the command line's arguments.
 ARGS = "dobbm.args"
 
 
-class FileName(click.ParamType):
+class FileName(_TextParam):
     """A file's name on the command line.  A report names its file whole, so an
     error does not cut it, unless it is longer than a file name can be."""
 
@@ -103,11 +108,29 @@ def _fits_a_file_system(name: str) -> bool:
 
 def cut_echoes(message: str, args: Sequence[str], file_names: Collection[str] = ()) -> str:
     """``message`` with every command-line argument longer than ECHO_CHARS cut as
-    :func:`~dobbm_solver.echo.brief` cuts it, but for ``file_names``."""
-    for arg in sorted(set(args), key=len, reverse=True):
-        if len(arg) > ECHO_CHARS and arg in message and arg not in file_names:
+    :func:`~dobbm_solver.echo.brief` cuts it, but for ``file_names``; and so is a part
+    of one quoted in the message (``player 'a,play=xxx...': no strategy 'xxx...'``)."""
+    long_args = [a for a in sorted(set(args), key=len, reverse=True)
+                 if len(a) > ECHO_CHARS and a not in file_names]
+    for arg in long_args:
+        if arg in message:
             message = message.replace(repr(arg), brief(arg)).replace(arg, arg[:ECHO_CHARS - 1] + "…")
-    return message
+    return _cut_quoted(message, long_args) if long_args else message
+
+
+def _cut_quoted(message: str, long_args: Sequence[str]) -> str:
+    """``message`` with each quoted part (``'...'``) longer than ECHO_CHARS that comes
+    from one of ``long_args`` cut as :func:`~dobbm_solver.echo.brief` cuts it."""
+    out, at = [], 0
+    while (start := message.find("'", at)) >= 0 and (end := message.find("'", start + 1)) >= 0:
+        inner = message[start + 1:end]
+        if len(inner) > ECHO_CHARS and any(inner in a for a in long_args):
+            out += [message[at:start], brief(inner)]
+            at = end + 1
+        else:
+            out.append(message[at:start + 1])
+            at = start + 1
+    return "".join(out) + message[at:]
 
 
 def _cut(e: click.ClickException, meta: dict[str, Any] | None, args: Sequence[str] = ()) -> click.ClickException:
@@ -150,7 +173,7 @@ class DobbmGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except OSError as e:   # click's own text (help, usage, an error) could not be written
-            say(OutputError.of(e).format_message())
+            say(f"Error: {OutputError.of(e).format_message()}")
             raise SystemExit(EXIT_FAILURE) from None
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
@@ -162,6 +185,8 @@ class DobbmGroup(click.Group):
             exit_interrupted()
         except click.ClickException as e:
             raise _cut(e, None, given) from None
+        except OSError as e:   # --help or --version to an output that cannot be written
+            raise OutputError.of(e) from None
         ctx.meta[ARGS] = given
         return ctx
 
@@ -176,5 +201,7 @@ class DobbmGroup(click.Group):
             raise _cut(e, ctx.meta) from None
         except MemoryError:
             raise click.ClickException("out of memory") from None
+        except OSError as e:   # the system failed (a full disk, a closed pipe): not a bug of ours
+            raise _cut(OutputError.of(e), ctx.meta) from None
         except KeyboardInterrupt:
             exit_interrupted()

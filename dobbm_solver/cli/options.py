@@ -7,7 +7,7 @@ command declares these options itself, so each means one thing everywhere.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,7 +27,13 @@ FILE = FileName()
 DEFAULT_SEED = 1
 
 
-class WholeNumber(click.ParamType):
+if TYPE_CHECKING:   # generic from click 8.2 on; the package asks for 8.1 or later
+    _IntParam = click.ParamType[int]
+else:
+    _IntParam = click.ParamType
+
+
+class WholeNumber(_IntParam):
     """A whole number, 0 or more; anything else is one line of bad input (no usage text)."""
 
     name = "integer"

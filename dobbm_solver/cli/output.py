@@ -12,6 +12,7 @@ the progress bar.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -25,14 +26,28 @@ from .._interrupt import write_whole
 __all__ = ["OutputError", "echo", "echo_json", "say", "Progress"]
 
 
+#: What writing to a full disk, past a quota or a size limit, to a closed pipe, or to a
+#: failing device raises.
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE, errno.EIO})
+
+
 class OutputError(click.ClickException):
-    """Standard output could not be written (a full disk, a closed pipe): one line, exit 1."""
+    """An output that could not be written (a full disk, a closed pipe), or another
+    failure of the system: one line, exit 1."""
 
     exit_code = 1
 
     @classmethod
     def of(cls, e: OSError) -> "OutputError":
-        return cls(f"cannot write the output: {e.strerror or e}")
+        """The line for ``e``: the file it names, or standard output when it names none
+        and is a write's error (standard output is then let be: see :func:`_silence_stdout`)."""
+        reason = e.strerror or str(e) or type(e).__name__
+        if e.filename is not None:
+            return cls(f"{e.filename}: {reason}")
+        if e.errno in WRITE_ERRNOS:
+            _silence_stdout()
+            return cls(f"cannot write the output: {reason}")
+        return cls(reason)
 
 
 def _silence_stdout() -> None:
@@ -56,7 +71,6 @@ def echo(text: str) -> None:
     try:
         caught = write_whole(text + "\n", sys.stdout)   # where click.echo writes
     except OSError as e:
-        _silence_stdout()
         raise OutputError.of(e) from None
     if caught:
         raise KeyboardInterrupt
