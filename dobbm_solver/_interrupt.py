@@ -47,6 +47,8 @@ class CtrlC:
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT).
 EXIT_INTERRUPTED = 130
+#: The line Ctrl-C leaves on stderr when nothing more is to be said.
+INTERRUPTED_MESSAGE = "Interrupted."
 #: After Ctrl-C, how long a document that has begun may take to be written whole, in seconds.
 FINISH_SECONDS = 10.0
 
@@ -65,7 +67,7 @@ class exit_on_ctrl_c:   # lower case: used as a function, with exit_on_ctrl_c():
     SIGINT is ignored (it stays so).
     """
 
-    def __init__(self, message: str = "Interrupted.", *, until_released: bool = False) -> None:
+    def __init__(self, message: str = INTERRUPTED_MESSAGE, *, until_released: bool = False) -> None:
         self.message = message
         self.until_released = until_released
         self._previous: Any = None

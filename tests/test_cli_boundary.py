@@ -265,3 +265,26 @@ def test_an_output_error_names_its_file():
     e = OSError(errno.ENOSPC, "No space left on device", "rows.jsonl")
     assert OutputError.of(e).format_message() == "rows.jsonl: No space left on device"
     assert OutputError.exit_code == 1
+
+
+# --------------------------------------------------------------------------
+# report/: one renderer module per command; "table" is a card table only
+
+
+def test_report_has_a_renderer_module_per_command():
+    names = {p.stem for p in (PACKAGE / "report").glob("*.py")}
+    assert {"solve", "check", "score", "review", "advice", "arena", "diagram"} <= names
+
+
+def test_report_names_no_grid_a_table():
+    for path in (PACKAGE / "report").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        names = {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.NAME}
+        assert not [n for n in names if "table" in n.lower()], path
+
+
+def test_the_commands_import_renderers_from_report_only():
+    for path in (PACKAGE / "cli").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "format_deal_line" not in text and "format_spec_line" not in text, path
+        assert "json.dumps" not in text or path.name == "output.py", path

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterator, NoReturn, Sequence
 
 import click
 
-from .._interrupt import EXIT_INTERRUPTED, exit_on_ctrl_c, hold_ctrl_c
+from .._interrupt import EXIT_INTERRUPTED, INTERRUPTED_MESSAGE, exit_on_ctrl_c, hold_ctrl_c
 from ..echo import ECHO_CHARS, brief
 from ..errors import DobbmError, DobbmRuntimeError
 from ..handfile import HandFileError
@@ -41,8 +41,6 @@ EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
 #: The title of the document a ``--deal`` line gives.
 DEAL_TITLE = "--deal"
-#: The one line Ctrl-C leaves when nothing more is to be said.
-INTERRUPTED = "Interrupted."
 
 
 class BadInput(click.ClickException):
@@ -74,8 +72,8 @@ def about(title: str) -> Iterator[None]:
 
 def exit_interrupted(note: str | None = None) -> NoReturn:
     """End the command after Ctrl-C: ``note`` (what was done and stays), else
-    :data:`INTERRUPTED`, on stderr, and exit status :data:`EXIT_INTERRUPTED`."""
-    say(note or INTERRUPTED)
+    :data:`~dobbm_solver._interrupt.INTERRUPTED_MESSAGE`, on stderr, and exit status :data:`EXIT_INTERRUPTED`."""
+    say(note or INTERRUPTED_MESSAGE)
     raise SystemExit(EXIT_INTERRUPTED)
 
 
