@@ -261,6 +261,14 @@ def test_a_closed_pipe_is_one_line_and_exit_1(args):
     assert p.stderr == "Error: cannot write the output: Broken pipe\n"
 
 
+def test_a_closed_standard_output_is_one_line_and_exit_1():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    p = subprocess.run(f"{sys.executable} -m dobbm_solver.cli check {HANDS / 'example.yaml'} >&-", shell=True,
+                       cwd=REPO, env=env, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 1
+    assert p.stderr == "Error: cannot write the output: standard output is closed\n"
+
+
 def test_an_output_error_names_its_file():
     e = OSError(errno.ENOSPC, "No space left on device", "rows.jsonl")
     assert OutputError.of(e).format_message() == "rows.jsonl: No space left on device"

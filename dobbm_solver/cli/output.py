@@ -68,6 +68,8 @@ def echo(text: str) -> None:
     is written (the output blocked by a slow reader, say) stops the command after it
     (at most ``_interrupt.FINISH_SECONDS`` later), so a reader gets a whole document or
     none.  :class:`OutputError` if standard output cannot be written."""
+    if sys.stdout is None:   # started with standard output closed (>&-)
+        raise OutputError("cannot write the output: standard output is closed")
     try:
         caught = write_whole(text + "\n", sys.stdout)   # where click.echo writes
     except OSError as e:
