@@ -27,7 +27,7 @@ from .deal import Deal, PlayState, cards_played, final_points, replay, trick_sea
 from .errors import DobbmError
 from .rules import Outcome, outcome, units
 from .solver import Solver
-from .table import play_card
+from .playout import play_card
 
 
 class ReviewError(DobbmError):

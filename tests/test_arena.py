@@ -130,7 +130,7 @@ def test_every_decision_of_every_strategy_runs(solver):
 def test_the_arena_card_player_is_the_monte_carlo_player(solver):
     from dobbm_solver.analyzer.strategy import monte_carlo_strategy
     from dobbm_solver.arena.decisions import WholeMonteCarlo
-    from dobbm_solver.table import play_hand, rule_of_thumb_strategy
+    from dobbm_solver.playout import play_hand, rule_of_thumb_strategy
     table = deal_table(1, 1)
     deal = table.open_deal("Bert", "dobbm")
     deal = deal.with_discard(heuristic_discard(deal.hands["Bert"] | deal.dobb))

@@ -33,7 +33,7 @@ from dobbm_solver.report.solve import solve_text
 from dobbm_solver.review import review_hand
 from dobbm_solver.scoring import score_hand
 from dobbm_solver.solver import Solver
-from dobbm_solver.table import play_hand, rule_of_thumb_strategy
+from dobbm_solver.playout import play_hand, rule_of_thumb_strategy
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 SUIT_COLUMNS = ("H", "E", "L", "S")

@@ -136,7 +136,7 @@ def test_monte_carlo_player_plays_a_hand_from_its_own_view() -> None:
     """The Monte Carlo strategy in play_hand: legal cards, the hand finished, the same
     hand again for the same seed, and it is never given the open deal."""
     from dobbm_solver.analyzer.strategy import monte_carlo_strategy
-    from dobbm_solver.table import open_card_strategy, play_hand
+    from dobbm_solver.playout import open_card_strategy, play_hand
 
     deal = random_deal(random.Random(11))
     seen = []

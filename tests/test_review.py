@@ -1,6 +1,6 @@
 """Tests of the review of a played hand (dobbm_solver/review.py) and of ``dobbm review``.
 
-The hands are played out by the strategies of dobbm_solver/table.py on seeded
+The hands are played out by the strategies of dobbm_solver/playout.py on seeded
 random deals.  Every position the review passes through is rebuilt here with
 the reference's own rules (``ref_play`` from the opening lead) and solved
 again by a second solver; on the last three tricks the values are checked
@@ -27,7 +27,7 @@ from dobbm_solver.notation import format_deal_line
 from dobbm_solver.review import Review, ReviewError, deal_before_play, review_hand
 from dobbm_solver.rules import outcome, units
 from dobbm_solver.solver import Solver
-from dobbm_solver.table import open_card_strategy, play_hand, rule_of_thumb_strategy
+from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"

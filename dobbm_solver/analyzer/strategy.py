@@ -1,4 +1,4 @@
-"""The Monte Carlo card player: a :data:`~dobbm_solver.table.Strategy` that sees only its own view.
+"""The Monte Carlo card player: a :data:`~dobbm_solver.playout.Strategy` that sees only its own view.
 
 Each decision builds the seat's play view (its own cards, the lay-away if it
 is the Dobbm declarer, the contract, the doublings and the tricks so far;
@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Card, card_name, parse_card, set_names
 from ..handfile import parse_spec
-from ..table import SeatView
+from ..playout import SeatView
 from .advice import Advice
 from .checks import make_view
 from .estimate import TARGET_STDERR

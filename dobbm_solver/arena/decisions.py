@@ -20,7 +20,7 @@ from ..handfile import parse_spec
 from ..heuristics import heuristic_discard
 from ..rules import units
 from ..solver import Solver
-from ..table import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
+from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from .strategies import DECISIONS, ArenaSamples
 
 Bids = tuple[tuple[str, str], ...]
@@ -170,7 +170,7 @@ def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, 
 # the card play
 
 def play_strategy(strategy: str, table: Table, env: Env, seat: str) -> Strategy:
-    """The card player of ``seat`` for :func:`~dobbm_solver.table.play_hand`."""
+    """The card player of ``seat`` for :func:`~dobbm_solver.playout.play_hand`."""
     if strategy == "rule":
         return rule_of_thumb_strategy()
     if strategy == "advice":

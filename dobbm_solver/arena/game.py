@@ -12,7 +12,7 @@ with a :class:`~.strategies.Player` in each seat:
 3. **the doublings**, one round: each defender in turn from forehand is asked
    once whether to say Schwacher, until one does; after a Schwacher the
    declarer is asked once whether to answer with Retour (so 0, 1 or 2 doublings);
-4. **the 8 tricks** by :func:`~dobbm_solver.table.play_hand`, each seat's
+4. **the 8 tricks** by :func:`~dobbm_solver.playout.play_hand`, each seat's
    card player seeing only its own view (the ``open`` player sees every hand);
 5. **settlement** by :func:`~dobbm_solver.rules.units`: each seat's own
    units, the declarer ``3 * units`` and each defender ``-units`` (so the
@@ -29,7 +29,7 @@ from ..cards import NUM_CARDS, CardSet, card_name, set_names
 from ..deal import Deal, final_points, replay
 from ..heuristics import DEFAULT_SEATS, deal_cards
 from ..rules import units
-from ..table import play_hand
+from ..playout import play_hand
 from .decisions import Bids, Env, Table, decide_bid, decide_discard, decide_double, play_strategy
 from .strategies import Player
 

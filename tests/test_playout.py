@@ -1,4 +1,4 @@
-"""Tests of playing a hand out by strategies (dobbm_solver/table.py).
+"""Tests of playing a hand out by strategies (dobbm_solver/playout.py).
 
 Legality is checked with the independent rules of ``tests/reference.py``:
 every finished hand is replayed card by card from its opening lead with
@@ -20,7 +20,7 @@ from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.heuristics import random_deal
 from dobbm_solver.review import deal_before_play
 from dobbm_solver.solver import Solver
-from dobbm_solver.table import (
+from dobbm_solver.playout import (
     OpenCardPlayer,
     PlayError,
     SeatView,

@@ -1,6 +1,6 @@
 """Playing a hand out at the table: a strategy per seat, one card at a time.
 
->>> from dobbm_solver.table import play_hand, open_card_strategy, rule_of_thumb_strategy
+>>> from dobbm_solver.playout import play_hand, open_card_strategy, rule_of_thumb_strategy
 >>> solver = Solver()
 >>> finished = play_hand(deal, {seat: open_card_strategy(solver) for seat in deal.active_seats})
 
