@@ -5,7 +5,7 @@
     python benchmarks/measure_inference.py --fit FILE [FILE ...] [--holdout FILE] [--fit-solo]
     python benchmarks/measure_inference.py --resample FILE [--samples 4] [--jobs 2]
 
-Deals ``--deals`` arena tables (``arena.game.deal_table``) and bids each with
+Deals ``--deals`` arena tables (``arena.game.deal_board``) and bids each with
 every seat playing ``--strategy`` (the arena's ``advice``: ``analyze_bid`` at
 the arena's sample count; ``model``: bids drawn from the bidding model
 itself, where the sampler must be exact), forehand first, up to a Solo.  Then:
@@ -47,7 +47,7 @@ from typing import Any, Sequence
 from dobbm_solver.analyzer import bid_probabilities, bidding, make_view
 from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.arena.decisions import Env, decide_bid
-from dobbm_solver.arena.game import bidding_order, deal_table
+from dobbm_solver.arena.game import bidding_order, deal_board
 from dobbm_solver.arena.strategies import ARENA_SAMPLES
 from dobbm_solver.cards import (
     BB_PLAIN_SAUS,
@@ -75,41 +75,41 @@ def one(args: tuple[int, int, str, int]) -> dict[str, Any]:
     seed, index, strategy, samples = args
     if _env is None:
         _env = Env(Solver(16), ARENA_SAMPLES)
-    table = deal_table(seed, index)
+    board = deal_board(seed, index)
     bids: tuple[tuple[str, str], ...] = ()
     rows = []
     rng = random.Random(f"measure-inference:{seed}:{index}")
-    for seat in bidding_order(table):
+    for seat in bidding_order(board):
         said = any(b == "dobbm" for _, b in bids)
         if strategy == "model":
-            bid = _model_draw(rng, table.hands[seat], said, len(bids))
+            bid = _model_draw(rng, board.hands[seat], said, len(bids))
         else:
-            bid = decide_bid(strategy, table, _env, seat, bids)
-        rows.append((hand_strength(table.hands[seat]), said, bid, len(bids), table.hands[seat]))
+            bid = decide_bid(strategy, board, _env, seat, bids)
+        rows.append((hand_strength(board.hands[seat]), said, bid, len(bids), board.hands[seat]))
         bids += ((seat, bid),)
         if bid == "solo":
             break
     out: dict[str, Any] = {"bids": rows}
-    out.update(sampled_declarer(table, index, bids, samples))
+    out.update(sampled_declarer(board, index, bids, samples))
     return out
 
 
-def sampled_declarer(table: Any, index: int, bids: tuple[tuple[str, str], ...], samples: int) -> dict[str, Any]:
+def sampled_declarer(board: Any, index: int, bids: tuple[tuple[str, str], ...], samples: int) -> dict[str, Any]:
     """For an auction that ends in a game: the contract, the real declarer's strength and the
     mean strength of ``samples`` declarers sampled from the first defender's view."""
     out: dict[str, Any] = {}
     games = [(s, b) for s, b in bids if b != "pass"]
     if games:
         declarer, contract = games[-1]
-        seats = table.seats
+        seats = board.seats
         me = seats[(seats.index(declarer) + 1) % len(seats)]
-        doc = {"seats": list(seats), "dealer": table.dealer, "me": me, "declarer": declarer,
+        doc = {"seats": list(seats), "dealer": board.dealer, "me": me, "declarer": declarer,
                "contract": contract, "bids": [{s: b} for s, b in bids],
-               "hands": {me: " ".join(set_names(table.hands[me]))}}
+               "hands": {me: " ".join(set_names(board.hands[me]))}}
         view = make_view(parse_spec(doc, "<inference>"), "double")
         sampler = sampler_for(view)
         sampled = [hand_strength(sampler.sample(index, k)[1][declarer]) for k in range(samples)]
-        out.update(contract=contract, true=hand_strength(table.hands[declarer]), sampled=statistics.fmean(sampled))
+        out.update(contract=contract, true=hand_strength(board.hands[declarer]), sampled=statistics.fmean(sampled))
     return out
 
 
@@ -117,8 +117,8 @@ def resample_one(args: tuple[int, int, list[str], int]) -> dict[str, Any]:
     """:func:`sampled_declarer` for a saved auction (``--resample``): the bids said at table
     ``index`` of ``seed``, in the bidding order."""
     seed, index, said, samples = args
-    table = deal_table(seed, index)
-    return sampled_declarer(table, index, tuple(zip(bidding_order(table), said)), samples)
+    board = deal_board(seed, index)
+    return sampled_declarer(board, index, tuple(zip(bidding_order(board), said)), samples)
 
 
 def _model_draw(rng: random.Random, hand: int, said: bool, turn: int) -> str:

@@ -20,9 +20,9 @@ import time
 import pytest
 
 from dobbm_solver.deal import Deal
+from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 from dobbm_solver.review import Review, review_hand
 from dobbm_solver.solver import Solver
-from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 
 TARGET_MS = 50.0
 

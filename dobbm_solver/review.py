@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from .cards import Card, cardset, sorted_cards, trick_winner
 from .deal import Deal, PlayState, cards_played, final_points, replay, trick_seats, validate
 from .errors import DobbmError
+from .playout import play_card
 from .rules import Outcome, outcome, units
 from .solver import Solver
-from .playout import play_card
 
 
 class ReviewError(DobbmError):

@@ -25,7 +25,7 @@ from dobbm_solver.arena import (
     ArenaSamples,
     Env,
     Player,
-    deal_table,
+    deal_board,
     parse_player,
     play_table,
     run_arena,
@@ -77,7 +77,7 @@ def test_bad_player_names(name, says):
 # --------------------------------------------------------------------------
 # one table
 
-def check_result(table, result) -> None:
+def check_result(board, result) -> None:
     assert sum(result["units"].values()) == 0
     if result["contract"] is None:
         assert [b for _, b in result["bids"]] == ["pass"] * 4 and set(result["units"].values()) == {0}
@@ -87,11 +87,11 @@ def check_result(table, result) -> None:
     assert 0 <= result["points"] <= 120 and 0 <= d <= 2 and len(result["doubled_by"]) == d
     assert len(result["tricks"]) == 8 and all(len(t.split()) == 4 for t in result["tricks"])
     u = units(result["points"], contract, d)
-    assert result["units"] == {s: 3 * u if s == declarer else -u for s in table.seats}
+    assert result["units"] == {s: 3 * u if s == declarer else -u for s in board.seats}
     if contract == "dobbm":
         lay = cardset(parse_cards(result["discard"]))
         assert popcount(lay) == 4 and lay_away_error(lay) is None
-        assert lay & ~(table.hands[declarer] | table.dobb) == 0
+        assert lay & ~(board.hands[declarer] | board.dobb) == 0
     else:
         assert result["discard"] is None
 
@@ -104,9 +104,9 @@ def test_a_deal_plays_end_to_end(solver, names):
     players = [parse_player(n) for n in names]
     played = 0
     for index in range(6):
-        table = deal_table(3, index)
-        result = play_table(table, Env(solver, FEW), players)
-        check_result(table, result)
+        board = deal_board(3, index)
+        result = play_table(board, Env(solver, FEW), players)
+        check_result(board, result)
         played += result["contract"] is not None
         if played == 2:
             break
@@ -116,23 +116,23 @@ def test_a_deal_plays_end_to_end(solver, names):
 def test_every_decision_of_every_strategy_runs(solver):
     # a deal where the first seat's Dobbm is forced: each strategy lays away and doubles
     from dobbm_solver.arena.decisions import decide_discard, decide_double
-    table = deal_table(1, 1)
+    board = deal_board(1, 1)
     bids = (("Anna", "pass"), ("Bert", "dobbm"), ("Cora", "pass"), ("Dave", "pass"))
     env = Env(solver, FEW)
     for s in ("rule", "advice", "open"):
-        lay = decide_discard(s, table, env, "Bert", bids)
+        lay = decide_discard(s, board, env, "Bert", bids)
         assert popcount(lay) == 4 and lay_away_error(lay) is None
-        deal = table.open_deal("Bert", "dobbm").with_discard(lay)
-        assert decide_double(s, table, env, deal, "Cora", bids) in (True, False)
-    assert decide_double("rule", table, env, deal, "Cora", bids) is False
+        deal = board.open_deal("Bert", "dobbm").with_discard(lay)
+        assert decide_double(s, board, env, deal, "Cora", bids) in (True, False)
+    assert decide_double("rule", board, env, deal, "Cora", bids) is False
 
 
 def test_the_arena_card_player_is_the_monte_carlo_player(solver):
     from dobbm_solver.analyzer.strategy import monte_carlo_strategy
     from dobbm_solver.arena.decisions import WholeMonteCarlo
     from dobbm_solver.playout import play_hand, rule_of_thumb_strategy
-    table = deal_table(1, 1)
-    deal = table.open_deal("Bert", "dobbm")
+    board = deal_board(1, 1)
+    deal = board.open_deal("Bert", "dobbm")
     deal = deal.with_discard(heuristic_discard(deal.hands["Bert"] | deal.dobb))
     seen = []
 
@@ -164,8 +164,8 @@ def test_an_analysis_cut_short_stops_the_deal():
 
 
 def test_deals_are_seeded():
-    assert deal_table(5, 2) == deal_table(5, 2)
-    assert deal_table(5, 2).hands != deal_table(5, 3).hands != deal_table(6, 2).hands
+    assert deal_board(5, 2) == deal_board(5, 2)
+    assert deal_board(5, 2).hands != deal_board(5, 3).hands != deal_board(6, 2).hands
 
 
 def test_table_plan():
@@ -182,9 +182,9 @@ def test_per_decision_shortcut_changes_nothing(solver, a, b):
     from dobbm_solver.arena.duplicate import play_deal
     pa, pb = parse_player(a), parse_player(b)
     for index in range(2 if a == "open" else 1):
-        table = deal_table(11, index)
-        fast = play_deal(table, Env(solver, FEW), pa, pb, per_decision=True)
-        full = play_deal(table, Env(solver, FEW), pa, pb, per_decision=True, shortcut=False)
+        board = deal_board(11, index)
+        fast = play_deal(board, Env(solver, FEW), pa, pb, per_decision=True)
+        full = play_deal(board, Env(solver, FEW), pa, pb, per_decision=True, shortcut=False)
         assert fast == full
 
 

@@ -25,6 +25,7 @@ from dobbm_solver import cli
 from dobbm_solver.cards import NUM_CARDS, TOTAL_POINTS, card_name, card_points, parse_card
 from dobbm_solver.deal import Deal, final_points, replay, trick_seats
 from dobbm_solver.handfile import load_hand_file, parse_deal_text
+from dobbm_solver.playout import play_hand, rule_of_thumb_strategy
 from dobbm_solver.report.check import check_text
 from dobbm_solver.report.diagram import DOBB_MARK, result_split, trick_rows
 from dobbm_solver.report.review import review_text
@@ -33,7 +34,6 @@ from dobbm_solver.report.solve import solve_text
 from dobbm_solver.review import review_hand
 from dobbm_solver.scoring import score_hand
 from dobbm_solver.solver import Solver
-from dobbm_solver.playout import play_hand, rule_of_thumb_strategy
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 SUIT_COLUMNS = ("H", "E", "L", "S")

@@ -18,8 +18,6 @@ from dobbm_solver.deal import final_points, find_revokes, replay, validate
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError, OptionError
 from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.heuristics import random_deal
-from dobbm_solver.review import deal_before_play
-from dobbm_solver.solver import Solver
 from dobbm_solver.playout import (
     OpenCardPlayer,
     PlayError,
@@ -32,6 +30,8 @@ from dobbm_solver.playout import (
     seat_view,
     tie_key,
 )
+from dobbm_solver.review import deal_before_play
+from dobbm_solver.solver import Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"
 

@@ -24,10 +24,10 @@ from dobbm_solver.deal import Deal, DealError, final_points, validate
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
 from dobbm_solver.heuristics import random_deal
 from dobbm_solver.notation import format_deal_line
+from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 from dobbm_solver.review import Review, ReviewError, deal_before_play, review_hand
 from dobbm_solver.rules import outcome, units
 from dobbm_solver.solver import Solver
-from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"

@@ -10,7 +10,7 @@ The modules, in the order a deal flows through them:
 * :mod:`.strategies` -- players (:class:`Player`: a strategy per decision),
   their names (:func:`parse_player`), the advice's sample counts;
 * :mod:`.decisions` -- each strategy's bid, lay-away, doubling and card player;
-* :mod:`.game` -- one deal dealt (:func:`deal_table`) and played end to end at one table;
+* :mod:`.game` -- one deal dealt (:func:`deal_board`) and played end to end at one table;
 * :mod:`.duplicate` -- the tables a deal is replayed at, and the paired differences;
 * :mod:`.rows`, :mod:`.run` -- the resumable result file, and the run on the worker pool;
 * :mod:`.summary` -- units a hand with standard errors, overall and per decision.
@@ -18,9 +18,9 @@ The modules, in the order a deal flows through them:
 
 from __future__ import annotations
 
-from .decisions import Env, Table
+from .decisions import Board, Env
 from .duplicate import table_plan
-from .game import DEALER, SEATS, deal_table, play_table
+from .game import DEALER, SEATS, deal_board, play_table
 from .run import MAX_DEALS, ArenaConfig, ArenaRun, arena_deal, check_arena, run_arena
 from .strategies import (
     ARENA_SAMPLES,
@@ -35,7 +35,7 @@ from .summary import ArenaSummary, Mean, summarize
 
 __all__ = [
     "ARENA_SAMPLES", "DECISIONS", "STRATEGY_NAMES", "MAX_DEALS", "SEATS", "DEALER",
-    "ArenaError", "ArenaSamples", "Player", "parse_player", "Env", "Table",
-    "deal_table", "play_table", "table_plan", "ArenaConfig", "ArenaRun", "arena_deal",
+    "ArenaError", "ArenaSamples", "Player", "parse_player", "Env", "Board",
+    "deal_board", "play_table", "table_plan", "ArenaConfig", "ArenaRun", "arena_deal",
     "check_arena", "run_arena", "ArenaSummary", "Mean", "summarize",
 ]

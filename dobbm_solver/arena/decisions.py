@@ -1,6 +1,6 @@
 """Each decision of each strategy: what a seat bids, lays away, doubles and plays.
 
-The functions take the hidden :class:`Table` (the deal as dealt) and an
+The functions take the hidden :class:`Board` (the deal as dealt) and an
 :class:`Env` (the solver, the arena's sample counts, a cache of open-card
 studies).  Only the ``open`` strategies read the other hands; ``rule`` and
 ``advice`` are given, or build, the seat's own view: its cards, the bids,
@@ -18,20 +18,20 @@ from ..cards import Card, CardSet, parse_card, set_names
 from ..deal import Deal
 from ..handfile import parse_spec
 from ..heuristics import heuristic_discard
+from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from ..rules import units
 from ..solver import Solver
-from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from .strategies import DECISIONS, ArenaSamples
 
 Bids = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
-class Table:
+class Board:
     """A deal as dealt: the hidden truth of one arena deal.
 
     ``seed`` seeds the advice strategies' own sampling (each seat and decision
-    its own offset), so a table replays exactly.
+    its own offset), so a board replays exactly at every table.
     """
 
     index: int
@@ -58,19 +58,19 @@ class Env:
     samples: ArenaSamples
     cache: dict[Any, Any] = field(default_factory=dict)
 
-    def best_lay_away(self, table: Table, declarer: str) -> tuple[CardSet, int]:
+    def best_lay_away(self, board: Board, declarer: str) -> tuple[CardSet, int]:
         """The open-card best lay-away of ``declarer``'s Dobbm and its points."""
-        key = ("study", table.index, declarer)
+        key = ("study", board.index, declarer)
         if key not in self.cache:
-            best = self.solver.study_discards(table.open_deal(declarer, "dobbm"), jobs=1)[0]
+            best = self.solver.study_discards(board.open_deal(declarer, "dobbm"), jobs=1)[0]
             self.cache[key] = (best.cards, best.declarer_points)
         found: tuple[CardSet, int] = self.cache[key]
         return found
 
-    def solo_points(self, table: Table, declarer: str) -> int:
-        key = ("solo", table.index, declarer)
+    def solo_points(self, board: Board, declarer: str) -> int:
+        key = ("solo", board.index, declarer)
         if key not in self.cache:
-            self.cache[key] = self.solver.solve(table.open_deal(declarer, "solo")).declarer_points
+            self.cache[key] = self.solver.solve(board.open_deal(declarer, "solo")).declarer_points
         points: int = self.cache[key]
         return points
 
@@ -79,8 +79,8 @@ def _names(cs: CardSet) -> str:
     return " ".join(set_names(cs))
 
 
-def _base_doc(table: Table, me: str, bids: Bids) -> dict[str, Any]:
-    return {"seats": list(table.seats), "dealer": table.dealer, "me": me,
+def _base_doc(board: Board, me: str, bids: Bids) -> dict[str, Any]:
+    return {"seats": list(board.seats), "dealer": board.dealer, "me": me,
             "bids": [{s: b} for s, b in bids]}
 
 
@@ -106,47 +106,47 @@ def bid_options(dobbm_said: bool) -> tuple[str, ...]:
     return ("pass", "solo") if dobbm_said else ("pass", "dobbm", "solo")
 
 
-def decide_bid(strategy: str, table: Table, env: Env, seat: str, bids: Bids) -> str:
+def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> str:
     """``seat``'s bid after ``bids``: pass, dobbm or solo."""
-    hand = table.hands[seat]
+    hand = board.hands[seat]
     dobbm_said = any(b == "dobbm" for _, b in bids)
     if strategy == "rule":
         return model_bid(hand, dobbm_said=dobbm_said, turn=len(bids))
     if strategy == "advice":
-        doc = _base_doc(table, seat, bids)
+        doc = _base_doc(board, seat, bids)
         doc["hands"] = {seat: _names(hand)}
         view = make_view(parse_spec(doc, "<arena>"), "bid")
-        advice = analyze_bid(view, samples=env.samples.bid, seed=table.seed_for(seat, "bid"), jobs=1)
+        advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1)
         return whole(advice).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
-    values = {"pass": 0, "solo": 3 * units(env.solo_points(table, seat), "solo")}
+    values = {"pass": 0, "solo": 3 * units(env.solo_points(board, seat), "solo")}
     if not dobbm_said:
-        values["dobbm"] = 3 * units(env.best_lay_away(table, seat)[1], "dobbm")
+        values["dobbm"] = 3 * units(env.best_lay_away(board, seat)[1], "dobbm")
     return max(bid_options(dobbm_said), key=lambda b: (values[b], -bid_options(dobbm_said).index(b)))
 
 
 # --------------------------------------------------------------------------
 # the lay-away
 
-def decide_discard(strategy: str, table: Table, env: Env, declarer: str, bids: Bids) -> CardSet:
+def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: Bids) -> CardSet:
     """The four cards the Dobbm declarer lays away from the 8 dealt and the Dobb."""
-    twelve = table.hands[declarer] | table.dobb
+    twelve = board.hands[declarer] | board.dobb
     if strategy == "rule":
         return heuristic_discard(twelve)
     if strategy == "advice":
-        doc = _base_doc(table, declarer, bids)
-        doc.update(hands={declarer: _names(table.hands[declarer])}, dobb=_names(table.dobb))
+        doc = _base_doc(board, declarer, bids)
+        doc.update(hands={declarer: _names(board.hands[declarer])}, dobb=_names(board.dobb))
         view = make_view(parse_spec(doc, "<arena>"), "discard")
         advice = whole(analyze_discard(view, samples=env.samples.discard,
-                                       seed=table.seed_for(declarer, "discard"), jobs=1))
+                                       seed=board.seed_for(declarer, "discard"), jobs=1))
         return _cards(advice.recommendation)
-    return env.best_lay_away(table, declarer)[0]
+    return env.best_lay_away(board, declarer)[0]
 
 
 # --------------------------------------------------------------------------
 # doubling
 
-def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, bids: Bids) -> bool:
+def decide_double(strategy: str, board: Board, env: Env, deal: Deal, seat: str, bids: Bids) -> bool:
     """Whether ``seat`` doubles now: a defender's Schwacher (``deal.doublings`` even)
     or the declarer's Retour (odd)."""
     if strategy == "rule":
@@ -155,13 +155,13 @@ def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, 
     if strategy == "open":
         points = env.solver.solve(deal).declarer_points
         return points > 60 if declarer else points < 60
-    doc = _base_doc(table, seat, bids)
+    doc = _base_doc(board, seat, bids)
     doc.update(declarer=deal.declarer, contract=deal.contract, doublings=deal.doublings,
                hands={seat: _names(deal.hands[seat])})
     if declarer and deal.discard is not None:
         doc.update(dobb=_names(deal.dobb), discard=_names(deal.discard))
     view = make_view(parse_spec(doc, "<arena>"), "double")
-    advice = whole(analyze_double(view, samples=env.samples.double, seed=table.seed_for(seat, "double"),
+    advice = whole(analyze_double(view, samples=env.samples.double, seed=board.seed_for(seat, "double"),
                                   jobs=1))
     return advice.recommendation != "play on"
 
@@ -169,12 +169,12 @@ def decide_double(strategy: str, table: Table, env: Env, deal: Deal, seat: str, 
 # --------------------------------------------------------------------------
 # the card play
 
-def play_strategy(strategy: str, table: Table, env: Env, seat: str) -> Strategy:
+def play_strategy(strategy: str, board: Board, env: Env, seat: str) -> Strategy:
     """The card player of ``seat`` for :func:`~dobbm_solver.playout.play_hand`."""
     if strategy == "rule":
         return rule_of_thumb_strategy()
     if strategy == "advice":
-        return WholeMonteCarlo(env.samples.play, table.seed_for(seat, "play"))
+        return WholeMonteCarlo(env.samples.play, board.seed_for(seat, "play"))
     return open_card_strategy(env.solver)
 
 

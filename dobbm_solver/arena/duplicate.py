@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import Env, Table
+from .decisions import Board, Env
 from .game import SEATS, Asked, play_table
 from .strategies import DECISIONS, Player
 
@@ -54,9 +54,9 @@ def swapped_decisions(a: Player, b: Player) -> tuple[str, ...]:
     return tuple(d for d in DECISIONS if a.of(d) != b.of(d))
 
 
-def play_deal(table: Table, env: Env, a: Player, b: Player, per_decision: bool,
+def play_deal(board: Board, env: Env, a: Player, b: Player, per_decision: bool,
               shortcut: bool = True) -> dict[str, Any]:
-    """Every table of :func:`table_plan` on ``table``; name -> :func:`play_table`'s result.
+    """Every table of :func:`table_plan` on ``board``; name -> :func:`play_table`'s result.
 
     With ``shortcut`` a per-decision table ``A-d@k`` (d the bid, the lay-away or the
     doubling) is not played when it must play out as ``A@k`` does: seat k was never
@@ -72,7 +72,7 @@ def play_deal(table: Table, env: Env, a: Player, b: Player, per_decision: bool,
                 played[key] = same
             else:
                 asked = Asked()
-                played[key] = (play_table(table, env, seats, asked), asked)
+                played[key] = (play_table(board, env, seats, asked), asked)
         out[name] = played[key][0]
     return out
 

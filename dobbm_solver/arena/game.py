@@ -1,6 +1,6 @@
 """One arena deal played end to end at one table, with hidden cards.
 
-:func:`deal_table` deals the cards of deal ``index`` of a run seeded ``seed``
+:func:`deal_board` deals the cards of deal ``index`` of a run seeded ``seed``
 (the same cards whatever else the run does); :func:`play_table` plays them
 with a :class:`~.strategies.Player` in each seat:
 
@@ -28,9 +28,9 @@ from typing import Any, Callable, Mapping, Sequence
 from ..cards import NUM_CARDS, CardSet, card_name, set_names
 from ..deal import Deal, final_points, replay
 from ..heuristics import DEFAULT_SEATS, deal_cards
-from ..rules import units
 from ..playout import play_hand
-from .decisions import Bids, Env, Table, decide_bid, decide_discard, decide_double, play_strategy
+from ..rules import units
+from .decisions import Bids, Board, Env, decide_bid, decide_discard, decide_double, play_strategy
 from .strategies import Player
 
 SEATS: tuple[str, ...] = DEFAULT_SEATS[:4]
@@ -38,19 +38,19 @@ SEATS: tuple[str, ...] = DEFAULT_SEATS[:4]
 DEALER = SEATS[-1]
 
 
-def deal_table(seed: int, index: int) -> Table:
+def deal_board(seed: int, index: int) -> Board:
     """Deal ``index`` of the run seeded ``seed``: one shuffle of the 36 cards by
     ``random.Random(f"arena:{seed}:{index}")``, dealt by :func:`deal_cards`."""
     rng = random.Random(f"arena:{seed}:{index}")
     order = list(range(NUM_CARDS))
     rng.shuffle(order)
     hands, dobb = deal_cards(order, len(SEATS))
-    return Table(index, SEATS, DEALER, dict(zip(SEATS, hands)), dobb, rng.randrange(2 ** 31))
+    return Board(index, SEATS, DEALER, dict(zip(SEATS, hands)), dobb, rng.randrange(2 ** 31))
 
 
-def bidding_order(table: Table) -> tuple[str, ...]:
-    i = table.seats.index(table.dealer)
-    return tuple(table.seats[(i + 1 + k) % len(table.seats)] for k in range(len(table.seats)))
+def bidding_order(board: Board) -> tuple[str, ...]:
+    i = board.seats.index(board.dealer)
+    return tuple(board.seats[(i + 1 + k) % len(board.seats)] for k in range(len(board.seats)))
 
 
 class Asked:
@@ -70,42 +70,42 @@ class Asked:
         return answer
 
 
-def auction(table: Table, env: Env, players: Mapping[str, Player], asked: Asked) -> Bids:
+def auction(board: Board, env: Env, players: Mapping[str, Player], asked: Asked) -> Bids:
     """The bids, forehand first, up to a Solo or the fourth bid."""
     bids: Bids = ()
-    for seat in bidding_order(table):
-        bid = asked.ask(seat, "bid", players[seat].bid, partial(_bid, table, env, seat, bids))
+    for seat in bidding_order(board):
+        bid = asked.ask(seat, "bid", players[seat].bid, partial(_bid, board, env, seat, bids))
         bids += ((seat, bid),)
         if bid == "solo":
             break
     return bids
 
 
-def _bid(table: Table, env: Env, seat: str, bids: Bids, strategy: str) -> str:
-    return decide_bid(strategy, table, env, seat, bids)
+def _bid(board: Board, env: Env, seat: str, bids: Bids, strategy: str) -> str:
+    return decide_bid(strategy, board, env, seat, bids)
 
 
-def _double(table: Table, env: Env, deal: Deal, seat: str, bids: Bids, strategy: str) -> bool:
-    return decide_double(strategy, table, env, deal, seat, bids)
+def _double(board: Board, env: Env, deal: Deal, seat: str, bids: Bids, strategy: str) -> bool:
+    return decide_double(strategy, board, env, deal, seat, bids)
 
 
-def _discard(table: Table, env: Env, declarer: str, bids: Bids, strategy: str) -> CardSet:
-    return decide_discard(strategy, table, env, declarer, bids)
+def _discard(board: Board, env: Env, declarer: str, bids: Bids, strategy: str) -> CardSet:
+    return decide_discard(strategy, board, env, declarer, bids)
 
 
-def doublings(table: Table, env: Env, players: Mapping[str, Player], deal: Deal, bids: Bids,
+def doublings(board: Board, env: Env, players: Mapping[str, Player], deal: Deal, bids: Bids,
               asked: Asked) -> tuple[str, ...]:
     """The doubling round; returns who doubled, in order (a Schwacher, then a Retour)."""
     said: tuple[str, ...] = ()
-    for seat in bidding_order(table):
+    for seat in bidding_order(board):
         if seat != deal.declarer and asked.ask(seat, "double", players[seat].double,
-                                               partial(_double, table, env, deal, seat, bids)):
+                                               partial(_double, board, env, deal, seat, bids)):
             said = (seat,)
             break
     if said:
         deal = _doubled(deal, 1)
         if asked.ask(deal.declarer, "double", players[deal.declarer].double,
-                     partial(_double, table, env, deal, deal.declarer, bids)):
+                     partial(_double, board, env, deal, deal.declarer, bids)):
             said += (deal.declarer,)
     return said
 
@@ -115,32 +115,32 @@ def _doubled(deal: Deal, n: int) -> Deal:
                 deal.tricks, n, deal.dealer)
 
 
-def play_table(table: Table, env: Env, players: Sequence[Player], asked: Asked | None = None) -> dict[str, Any]:
-    """Play ``table`` with ``players[i]`` at ``table.seats[i]``; the result as a JSON-able dict:
+def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked | None = None) -> dict[str, Any]:
+    """Play ``board`` with ``players[i]`` at ``board.seats[i]``; the result as a JSON-able dict:
     ``bids``, ``declarer``, ``contract``, ``discard``, ``doubled_by``, ``doublings``,
     ``points`` (the declarer's), ``tricks`` and ``units`` (each seat's own settlement).
     ``asked``: where to record the decisions asked (see :class:`Asked`)."""
     asked = Asked() if asked is None else asked
-    by_seat = dict(zip(table.seats, players))
-    bids = auction(table, env, by_seat, asked)
+    by_seat = dict(zip(board.seats, players))
+    bids = auction(board, env, by_seat, asked)
     said = [(s, b) for s, b in bids if b != "pass"]
     if not said:
         return {"bids": [list(b) for b in bids], "declarer": None, "contract": None, "discard": None,
                 "doubled_by": [], "doublings": 0, "points": None, "tricks": [],
-                "units": {s: 0 for s in table.seats}}
+                "units": {s: 0 for s in board.seats}}
     declarer, contract = said[-1]
-    deal = table.open_deal(declarer, contract)
+    deal = board.open_deal(declarer, contract)
     if contract == "dobbm":
-        lay = asked.ask(declarer, "discard", by_seat[declarer].discard, partial(_discard, table, env, declarer, bids))
+        lay = asked.ask(declarer, "discard", by_seat[declarer].discard, partial(_discard, board, env, declarer, bids))
         deal = deal.with_discard(lay)
-    doubled_by = doublings(table, env, by_seat, deal, bids, asked)
+    doubled_by = doublings(board, env, by_seat, deal, bids, asked)
     deal = _doubled(deal, len(doubled_by))
-    finished = play_hand(deal, {s: play_strategy(by_seat[s].play, table, env, s) for s in table.seats})
+    finished = play_hand(deal, {s: play_strategy(by_seat[s].play, board, env, s) for s in board.seats})
     points = final_points(finished, replay(finished, check=False))
     u = units(points, contract, deal.doublings)
     return {"bids": [list(b) for b in bids], "declarer": declarer, "contract": contract,
             "discard": " ".join(set_names(deal.discard)) if deal.discard is not None else None,
             "doubled_by": list(doubled_by), "doublings": deal.doublings, "points": points,
             "tricks": [" ".join(card_name(c) for c in t) for t in finished.tricks],
-            "units": {s: (3 * u if s == declarer else -u) for s in table.seats}}
+            "units": {s: (3 * u if s == declarer else -u) for s in board.seats}}
 

@@ -22,7 +22,7 @@ from ..errors import DobbmRuntimeError
 from .cluster import run_on_cluster
 from .decisions import Env
 from .duplicate import play_deal
-from .game import deal_table
+from .game import deal_board
 from .rows import open_for_rows, read_rows, write_line
 from .strategies import ARENA_SAMPLES, ArenaError, ArenaSamples, Player
 
@@ -77,12 +77,12 @@ def check_arena(deals: int, seed: int) -> None:
 
 def arena_deal(config: ArenaConfig, index: int) -> dict[str, Any]:
     """One deal's row: the cards dealt and every table's result (a pool task)."""
-    table = deal_table(config.seed, index)
+    board = deal_board(config.seed, index)
     env = Env(worker_solver(), config.samples)
-    tables = play_deal(table, env, config.a, config.b, config.per_decision)
+    tables = play_deal(board, env, config.a, config.b, config.per_decision)
     return {"deal": index, "seed": config.seed,
-            "hands": {s: " ".join(set_names(h)) for s, h in table.hands.items()},
-            "dobb": " ".join(set_names(table.dobb)), "tables": tables}
+            "hands": {s: " ".join(set_names(h)) for s, h in board.hands.items()},
+            "dobb": " ".join(set_names(board.dobb)), "tables": tables}
 
 
 class ArenaWriteError(DobbmRuntimeError):
