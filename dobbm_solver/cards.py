@@ -133,7 +133,21 @@ def set_points(cs: CardSet) -> int:
 
 
 def set_names(cs: CardSet | Iterable[Card]) -> list[str]:
+    """The names of a set's cards in display order (see :func:`display_key`)."""
     return [card_name(c) for c in sorted_cards(cs)]
+
+
+def cards_text(cs: CardSet | Iterable[Card]) -> str:
+    """A set's cards as text for output: names in display order, space-separated
+    (``"HA H10 E9"``; the empty set gives ``""``)."""
+    return " ".join(set_names(cs))
+
+
+def lowest_card(cs: CardSet) -> Card:
+    """The card of the lowest number in a non-empty set (the card of a one-card set)."""
+    if not cs:
+        raise CardError("no card in an empty set")
+    return (cs & -cs).bit_length() - 1
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

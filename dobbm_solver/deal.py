@@ -23,11 +23,11 @@ from .cards import (
     CardSet,
     card_name,
     card_points,
+    cards_text,
     cardset,
     legal_cards,
     popcount,
     scan_forward,
-    set_names,
     set_points,
     trick_winner,
 )
@@ -240,7 +240,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         check_lay_away(deal.discard)
     missing = BB_ALL & ~cardset(seen)
     if missing:
-        raise DealError("hands", f"cards missing: {' '.join(set_names(missing))}")
+        raise DealError("hands", f"cards missing: {cards_text(missing)}")
 
     state = replay(deal, check=not allow_revokes)
     # hand sizes: after k finished tricks each seat holds 8-k, less one if it
@@ -254,7 +254,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         decl_played = cards_played(deal, state)[deal.declarer]
         stray = dobb_strays(deal.dobb, deal.hands[deal.declarer] | deal.discard | decl_played)
         if stray:
-            raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not with the declarer")
+            raise DealError("dobb", f"{cards_text(stray)} from the Dobb is not with the declarer")
     return state
 
 
@@ -328,7 +328,7 @@ def dobb_strays(dobb: CardSet, declarers: CardSet) -> CardSet:
 def revoke_error(r: Revoke) -> DealError:
     """The error naming revoke ``r`` (key ``tricks``)."""
     return DealError("tricks", f"trick {r.trick}: {r.seat} plays {card_name(r.card)}, a revoke "
-                     f"(must play one of {' '.join(set_names(r.legal))})")
+                     f"(must play one of {cards_text(r.legal)})")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping, Protocol
 
-from .cards import HAND_SIZE, Card, CardSet, card_name, popcount, set_names, trick_winner
+from .cards import HAND_SIZE, Card, CardSet, card_name, cards_text, popcount, trick_winner
 from .deal import DealError, check_trick_shapes, trick_seats
 from .echo import brief
 
@@ -46,10 +46,6 @@ def _active(record: HandRecord) -> tuple[str, ...]:
     if len(seats) == 5 and record.dealer in seats:
         return tuple(s for s in seats if s != record.dealer)
     return seats
-
-
-def _names(cs: CardSet) -> str:
-    return " ".join(set_names(cs))
 
 
 def _plays(record: HandRecord) -> Iterator[tuple[int, str, Card]]:
@@ -89,7 +85,7 @@ def _check_dealt(dealt: Mapping[str, CardSet], record: HandRecord) -> None:
             raise DealError(key, f"holds {popcount(cs)} cards: each seat is dealt {HAND_SIZE}")
         for where, other in seen:
             if cs & other:
-                raise DealError(key, f"{_names(cs & other)} is also in {where}")
+                raise DealError(key, f"{cards_text(cs & other)} is also in {where}")
         seen.append((key, cs))
 
 
@@ -102,7 +98,7 @@ def _exchange(seat: str, cs: CardSet, record: HandRecord) -> CardSet:
         raise DealError(key, f"{seat} laid four cards away: give discard to follow the hand from the dealt cards")
     stray = record.discard & ~(cs | record.dobb)
     if stray:
-        raise DealError(key, f"the lay-away's {_names(stray)} is neither in {seat}'s dealt hand nor in the Dobb")
+        raise DealError(key, f"the lay-away's {cards_text(stray)} is neither in {seat}'s dealt hand nor in the Dobb")
     return (cs | record.dobb) & ~record.discard
 
 

@@ -48,7 +48,7 @@ from typing import IO, Any, Iterable, Mapping
 
 import yaml
 
-from .cards import Card, CardError, CardSet, card_name, cardset, parse_card, set_names
+from .cards import Card, CardError, CardSet, card_name, cards_text, cardset, parse_card
 from .deal import Deal, DealError, check_doublings, validate
 from .dealt import dealt_hands, hands_from_dealt
 from .echo import brief, describe
@@ -506,9 +506,6 @@ def load_stream_specs(stream: IO[Any] | None = None, path: str = "<stdin>") -> l
 # writing
 
 
-def _names(cs: CardSet) -> str:
-    return " ".join(set_names(cs))
-
 
 def deal_to_dict(deal: Deal, *, dealt: bool = False) -> dict[str, Any]:
     """The YAML form of a deal: canonical card names, trumps first.
@@ -521,11 +518,11 @@ def deal_to_dict(deal: Deal, *, dealt: bool = False) -> dict[str, Any]:
         "seats": list(deal.seats),
         "declarer": deal.declarer,
         "contract": deal.contract,
-        "dealt" if dealt else "hands": {s: _names(hands[s]) for s in deal.active_seats if s in hands},
-        "dobb": _names(deal.dobb),
+        "dealt" if dealt else "hands": {s: cards_text(hands[s]) for s in deal.active_seats if s in hands},
+        "dobb": cards_text(deal.dobb),
     }
     if deal.discard is not None:
-        d["discard"] = _names(deal.discard)
+        d["discard"] = cards_text(deal.discard)
     if deal.tricks:
         d["tricks"] = [" ".join(card_name(c) for c in t) for t in deal.tricks]
     if deal.doublings:
@@ -546,10 +543,10 @@ def spec_to_dict(spec: HandSpec, *, dealt: bool = False) -> dict[str, Any]:
         if getattr(spec, key) is not None:
             d[key] = getattr(spec, key)
     hands = dealt_hands(spec) if dealt else spec.hands
-    d["dealt" if dealt else "hands"] = {s: _names(hands[s]) for s in spec.seats if s in hands}
+    d["dealt" if dealt else "hands"] = {s: cards_text(hands[s]) for s in spec.seats if s in hands}
     for key in ("dobb", "discard"):
         if getattr(spec, key) is not None:
-            d[key] = _names(getattr(spec, key))
+            d[key] = cards_text(getattr(spec, key))
     if spec.tricks:
         d["tricks"] = [" ".join(card_name(c) for c in t) for t in spec.tricks]
     if spec.doublings:

@@ -68,7 +68,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from .cards import Card, CardSet, card_name, set_names
+from .cards import Card, CardSet, card_name, cards_text
 from .deal import Deal
 from .dealt import dealt_hands
 from .echo import brief
@@ -247,7 +247,7 @@ def format_deal_line(deal: Deal, *, dealt: bool = False) -> str:
         if five and s == deal.dealer:
             parts.append(f"{s}: out")
         else:
-            parts.append(f"{s}: {' '.join(set_names(hands.get(s, 0))) or '-'}")
+            parts.append(f"{s}: {cards_text(hands.get(s, 0)) or '-'}")
     return " | ".join(parts + _later_segments(deal.dobb, deal.discard, deal.tricks, deal.doublings,
                                               None if five else deal.dealer))
 
@@ -256,7 +256,7 @@ def _later_segments(dobb: CardSet | None, discard: CardSet | None, tricks: Seque
                     doublings: int, dealer: str | None) -> list[str]:
     """The segments after the hands: ``dobb``, ``discard``, ``tricks``, ``doublings``,
     ``dealer`` (each only when there is one)."""
-    parts = [f"{key}: {' '.join(set_names(cs)) or EMPTY_HAND}"
+    parts = [f"{key}: {cards_text(cs) or EMPTY_HAND}"
              for key, cs in (("dobb", dobb), ("discard", discard)) if cs is not None]
     if tricks:
         parts.append("tricks: " + ", ".join(" ".join(card_name(c) for c in t) for t in tricks))
@@ -286,7 +286,7 @@ def format_spec_line(spec: HandSpec, *, dealt: bool = False) -> str:
         if five and s == spec.dealer:
             parts.append(f"{s}: out")
         elif s in hands:
-            parts.append(f"{s}: {' '.join(set_names(hands[s])) or EMPTY_HAND}")
+            parts.append(f"{s}: {cards_text(hands[s]) or EMPTY_HAND}")
         else:
             parts.append(f"{s}: {UNKNOWN_HAND}")
     parts += _later_segments(spec.dobb, spec.discard, spec.tricks, spec.doublings,

@@ -35,10 +35,10 @@ from .cards import (
     card_points,
     card_rank,
     card_suit,
+    cards_text,
     legal_cards,
     popcount,
     scan_forward,
-    set_names,
     trick_winner,
 )
 from .deal import Deal, PlayState, replay, trick_seats
@@ -155,7 +155,7 @@ def play_card(deal: Deal, card: Card, state: PlayState | None = None) -> Deal:
     legal = legal_cards(hand, state.trick[0] if state.trick else None)
     if not (legal >> card) & 1:
         raise PlayError(f"tricks: trick {len(state.leaders) + (0 if state.trick else 1)}: "
-                        f"{seat} may not play {card_name(card)} (legal: {' '.join(set_names(legal))})")
+                        f"{seat} may not play {card_name(card)} (legal: {cards_text(legal)})")
     hands = dict(deal.hands)
     hands[seat] = hand & ~(1 << card)
     tricks = deal.tricks[:-1] + (state.trick + (card,),) if state.trick else deal.tricks + ((card,),)
@@ -184,7 +184,7 @@ def play_hand(deal: Deal, strategies: Mapping[str, Strategy]) -> Deal:
         if not isinstance(card, int) or not (view.legal >> card) & 1:
             shown = card_name(card) if isinstance(card, int) and 0 <= card < 36 else repr(card)
             raise StrategyError(f"the strategy of {seat} played {shown}, not one of its legal "
-                                f"cards {' '.join(set_names(view.legal))}")
+                                f"cards {cards_text(view.legal)}")
         deal = play_card(deal, card, state)
         state = replay(deal, check=False)
     return deal

@@ -10,8 +10,8 @@ from .cards import (
     BB_TRUMPS,
     DOBB_SIZE,
     CardSet,
+    cards_text,
     popcount,
-    set_names,
 )
 from .errors import DobbmError
 
@@ -80,7 +80,7 @@ def lay_away_error(cards: CardSet) -> str | None:
         return f"must lay away exactly {DOBB_SIZE} cards, not {n}"
     if not sau_rule_ok(cards):
         hearts = popcount(cards & BB_TRUMPS)
-        return (f"cannot lay away {' '.join(set_names(cards & BB_PLAIN_SAUS))} with only "
+        return (f"cannot lay away {cards_text(cards & BB_PLAIN_SAUS)} with only "
                 f"{hearts} heart{'s' if hearts != 1 else ''} (Sau rule)")
     return None
 

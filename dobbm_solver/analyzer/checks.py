@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from ..cards import DOBB_SIZE, HAND_SIZE, SUIT_NAMES, Card, CardSet, card_name, card_suit, popcount, set_names
+from ..cards import DOBB_SIZE, HAND_SIZE, SUIT_NAMES, Card, CardSet, card_name, card_suit, cards_text, popcount
 from ..deal import (
     Deal,
     DealError,
@@ -205,7 +205,7 @@ def _check_play_spec(spec: HandSpec, command: str, me: str, active: tuple[str, .
 
 def _clash(cs: CardSet, other: CardSet) -> str | None:
     both = cs & other
-    return " ".join(set_names(both)) if both else None
+    return cards_text(both) if both else None
 
 
 def _also_in(dup: str, key: str) -> str:
@@ -247,7 +247,7 @@ def _check_dobb(dobb: CardSet, seen: list[tuple[str, CardSet]], played: PlayedCa
     if declarer == me:
         stray = dobb_strays(dobb, hands[me] | (discard or 0) | played.cards(me))
         if stray:
-            raise DealError("dobb", f"{' '.join(set_names(stray))} from the Dobb is not in your "
+            raise DealError("dobb", f"{cards_text(stray)} from the Dobb is not in your "
                                     f"hand, lay-away or tricks: the Dobb went to you")
     for s in active:
         if s == declarer:
@@ -291,5 +291,5 @@ def _check_revokes(hands: Mapping[str, CardSet], played: PlayedCards, active: tu
     for s in active:
         bad = hands.get(s, 0) & played.void_cards(s)
         if bad:
-            raise DealError(f"hands.{s}", f"holds {' '.join(set_names(bad))}, but {s} showed no "
+            raise DealError(f"hands.{s}", f"holds {cards_text(bad)}, but {s} showed no "
                                           f"{_suits_text(played.voids[s])} in the tricks")

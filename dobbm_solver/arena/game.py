@@ -25,7 +25,7 @@ import random
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
-from ..cards import NUM_CARDS, CardSet, card_name, set_names
+from ..cards import NUM_CARDS, CardSet, card_name, cards_text
 from ..deal import Deal, final_points, replay
 from ..heuristics import DEFAULT_SEATS, deal_cards
 from ..playout import play_hand
@@ -139,7 +139,7 @@ def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked |
     points = final_points(finished, replay(finished, check=False))
     u = units(points, contract, deal.doublings)
     return {"bids": [list(b) for b in bids], "declarer": declarer, "contract": contract,
-            "discard": " ".join(set_names(deal.discard)) if deal.discard is not None else None,
+            "discard": cards_text(deal.discard) if deal.discard is not None else None,
             "doubled_by": list(doubled_by), "doublings": deal.doublings, "points": points,
             "tricks": [" ".join(card_name(c) for c in t) for t in finished.tricks],
             "units": {s: (3 * u if s == declarer else -u) for s in board.seats}}

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any, Callable, TextIO
 
 from .._pool import WorkerPool, resolve_jobs, worker_solver
-from ..cards import set_names
+from ..cards import cards_text
 from ..errors import DobbmRuntimeError
 from .cluster import run_on_cluster
 from .decisions import Env
@@ -81,8 +81,8 @@ def arena_deal(config: ArenaConfig, index: int) -> dict[str, Any]:
     env = Env(worker_solver(), config.samples)
     tables = play_deal(board, env, config.a, config.b, config.per_decision)
     return {"deal": index, "seed": config.seed,
-            "hands": {s: " ".join(set_names(h)) for s, h in board.hands.items()},
-            "dobb": " ".join(set_names(board.dobb)), "tables": tables}
+            "hands": {s: cards_text(h) for s, h in board.hands.items()},
+            "dobb": cards_text(board.dobb), "tables": tables}
 
 
 class ArenaWriteError(DobbmRuntimeError):

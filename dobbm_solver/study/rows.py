@@ -6,7 +6,7 @@ import time
 from typing import Any, Sequence
 
 from .._pool import worker_solver
-from ..cards import BB_TRUMPS, TOTAL_POINTS, card_name, popcount, set_names
+from ..cards import BB_TRUMPS, TOTAL_POINTS, card_name, cards_text, popcount
 from ..deal import Deal, cards_played
 from ..errors import DobbmError
 from ..notation import parse_deal_line
@@ -66,7 +66,7 @@ def solve_row(solver: Solver, item: StudyDeal, mode: str = "value") -> dict[str,
         "id": item.id, "hash": item.hash, "mode": mode, "deal": item.line,
         "declarer": deal.declarer, "contract": deal.contract, "doublings": deal.doublings,
         "trumps": starting_trumps(deal),
-        "discard": " ".join(set_names(deal.discard)) if deal.discard is not None else "",
+        "discard": cards_text(deal.discard) if deal.discard is not None else "",
         "studied": best.studied is not None,
         "declarer_points": points, "defender_points": TOTAL_POINTS - points,
         "outcome": outcome(points).value, "units": units(points, deal.contract, deal.doublings),
