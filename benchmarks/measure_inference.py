@@ -44,7 +44,7 @@ from itertools import combinations
 from multiprocessing import Pool
 from typing import Any, Sequence
 
-from dobbm_solver.analyzer import bid_probabilities, bidding, make_view
+from dobbm_solver.analyzer import View, bid_probabilities, bidding
 from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.arena.decisions import Env, decide_bid
 from dobbm_solver.arena.game import bidding_order, deal_board
@@ -57,10 +57,8 @@ from dobbm_solver.cards import (
     NUM_CARDS,
     cardset,
     popcount,
-    set_names,
     set_points,
 )
-from dobbm_solver.handfile import parse_spec
 from dobbm_solver.heuristics import PLAIN_SUITS, hand_strength
 from dobbm_solver.solver import Solver
 
@@ -103,10 +101,8 @@ def sampled_declarer(board: Any, index: int, bids: tuple[tuple[str, str], ...], 
         declarer, contract = games[-1]
         seats = board.seats
         me = seats[(seats.index(declarer) + 1) % len(seats)]
-        doc = {"seats": list(seats), "dealer": board.dealer, "me": me, "declarer": declarer,
-               "contract": contract, "bids": [{s: b} for s, b in bids],
-               "hands": {me: " ".join(set_names(board.hands[me]))}}
-        view = make_view(parse_spec(doc, "<inference>"), "double")
+        view = View.from_seat("double", seats=seats, dealer=board.dealer, me=me, hand=board.hands[me],
+                              declarer=declarer, contract=contract, bids=bids, path="<inference>")
         sampler = sampler_for(view)
         sampled = [hand_strength(sampler.sample(index, k)[1][declarer]) for k in range(samples)]
         out.update(contract=contract, true=hand_strength(board.hands[declarer]), sampled=statistics.fmean(sampled))

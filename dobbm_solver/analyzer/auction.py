@@ -22,6 +22,9 @@ def read_auction(spec: HandSpec, command: str, active: tuple[str, ...], me: str,
                  contract: str | None, must: bool) -> tuple[tuple[str, ...] | None, tuple[tuple[str, str], ...]]:
     """Check the bids; return the bidding order (if known) and the constraints on other seats."""
     bids = list(spec.bids)
+    if len(bids) > len(active):
+        raise DealError("bids", f"{len(bids)} bids, but each of the {len(active)} players speaks at most "
+                                f"once: the auction ends by the {len(active)}th bid")
     for n, (who, _) in enumerate(bids, 1):
         if who not in active:
             raise DealError("bids", f"bid {n}: {who} is the dealer and sits this hand out")

@@ -1,21 +1,36 @@
-"""Reading a hand-file spec into a checked :class:`~dobbm_solver.analyzer.view.View`.
+"""Checking what a seat knows into a :class:`~dobbm_solver.analyzer.view.View`.
 
-:func:`make_view` runs named checks in a fixed order; what a deal must
+A view comes from a hand file (:func:`make_view` of its :class:`~dobbm_solver.handfile.HandSpec`)
+or from typed values (:meth:`View.from_seat <dobbm_solver.analyzer.view.View.from_seat>`,
+:func:`view_from_seat`); both run the one :func:`check_view`.
+It runs named checks in a fixed order; what a deal must
 satisfy anyway (trick shapes, hand sizes, the Sau rule, revokes...) is
 checked by the shared checks of :mod:`dobbm_solver.deal`, what only a
 partial view needs (the command's fields, cards seen once, voids shown,
 the auction) here.  Every check raises :class:`~dobbm_solver.deal.DealError`;
-:func:`make_view` turns it into a :class:`~dobbm_solver.handfile.HandFileError`
-naming the file and the key.
+:func:`check_view` turns it into a :class:`~dobbm_solver.handfile.HandFileError`
+naming the file (or ``<view>``) and the key.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
-from ..cards import DOBB_SIZE, HAND_SIZE, SUIT_NAMES, Card, CardSet, card_name, card_suit, cards_text, popcount
+from ..cards import (
+    BB_ALL,
+    DOBB_SIZE,
+    HAND_SIZE,
+    NUM_CARDS,
+    SUIT_NAMES,
+    Card,
+    CardSet,
+    card_name,
+    card_suit,
+    cards_text,
+    popcount,
+)
 from ..deal import (
     Deal,
     DealError,
@@ -33,7 +48,8 @@ from ..deal import (
 )
 from ..echo import brief
 from ..errors import OptionError
-from ..handfile import HandFileError, HandSpec, load_specs
+from ..handfile import BIDS, HandFileError, HandSpec, load_specs, seat_name_error
+from ..rules import CONTRACTS
 from .auction import read_auction
 from .sampling import sampler_for
 from .view import PlayedCards, View, follow_tricks
@@ -58,10 +74,32 @@ def make_view(spec: HandSpec, command: str) -> View:
     lay-away, a revoke or a broken void, bids out of turn, a view that does
     not fit the command.
     """
+    return check_view(spec, command)
+
+
+def check_view(spec: HandSpec, command: str) -> View:
+    """The one check of a view, whether it comes from a file or from typed values:
+    what a hand file's reader guarantees (seat names, known seats, contract and
+    bid words, cards of the deck) and then every rule; errors as :func:`make_view`'s."""
     if command not in COMMANDS:
         raise OptionError(f"unknown command {brief(command)}")
     with _keys_of(spec):
+        _check_given(spec)
         return _checked_view(spec, command)
+
+
+def view_from_seat(command: str, *, seats: Sequence[str], me: str, hand: CardSet,
+                   declarer: str | None = None, contract: str | None = None, dobb: CardSet | None = None,
+                   discard: CardSet | None = None, tricks: Sequence[Sequence[Card]] = (),
+                   doublings: int = 0, dealer: str | None = None, bids: Sequence[tuple[str, str]] = (),
+                   must: bool = False, path: str = "<view>") -> View:
+    """The checked view of ``me`` (who holds ``hand``) for ``command``, from typed values:
+    the same checks and errors as :func:`make_view` (``path`` names the source in them)."""
+    spec = HandSpec(seats=tuple(seats), declarer=declarer, contract=contract, hands={me: hand},
+                    dobb=dobb, discard=discard, tricks=tuple(tuple(t) for t in tricks),
+                    doublings=doublings, dealer=dealer, me=me, bids=tuple((w, b) for w, b in bids),
+                    must=must or None, path=path)
+    return check_view(spec, command)
 
 
 def load_views(path: str | Path, command: str) -> list[View]:
@@ -85,6 +123,36 @@ def view_command(spec: HandSpec) -> str:
     if not spec.tricks and spec.doublings % 2 == (1 if mine else 0):
         return "double"
     return "play"
+
+
+def _check_given(spec: HandSpec) -> None:
+    """What :func:`~dobbm_solver.handfile.parse_spec` ensures of a file's spec, checked for
+    a spec made from typed values: seat names, every seat named one of ``seats``, the
+    contract and bid words, cards of the deck."""
+    seats = spec.seats
+    if len(seats) not in (4, 5):
+        raise DealError("seats", f"need 4 seats, or 5 with a dealer who sits out, not {len(seats)}")
+    for s in seats:
+        why = seat_name_error(s) if isinstance(s, str) else f"a seat name must be text, not {brief(s)}"
+        if why:
+            raise DealError("seats", why)
+    if len({s.casefold() for s in seats}) != len(seats):
+        raise DealError("seats", "a seat is named twice (seat names are case-insensitive)")
+    for key, seat in (("dealer", spec.dealer), ("declarer", spec.declarer), ("me", spec.me)):
+        if seat is not None and seat not in seats:
+            raise DealError(key, f"{brief(seat)} is not a seat (seats: {' '.join(seats)})")
+    if spec.contract is not None and spec.contract not in CONTRACTS:
+        raise DealError("contract", f"must be one of {' | '.join(CONTRACTS)}, not {brief(spec.contract)}")
+    for n, (who, bid) in enumerate(spec.bids, 1):
+        if who not in seats or bid not in BIDS:
+            raise DealError("bids", f"bid {n}: {brief(who)}: {brief(bid)} is not a seat's pass, dobbm or solo")
+    for key, cs in [(f"hands.{s}", cs) for s, cs in spec.hands.items()] + [("dobb", spec.dobb),
+                                                                          ("discard", spec.discard)]:
+        if cs is not None and not (isinstance(cs, int) and 0 <= cs <= BB_ALL):
+            raise DealError(key, f"not a set of cards of the deck: {brief(cs)}")
+    for n, trick in enumerate(spec.tricks, 1):
+        if any(not isinstance(c, int) or not 0 <= c < NUM_CARDS for c in trick):
+            raise DealError("tricks", f"trick {n}: not cards of the deck: {brief(trick)}")
 
 
 def _checked_view(spec: HandSpec, command: str) -> View:

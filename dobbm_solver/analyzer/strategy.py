@@ -9,28 +9,13 @@ recommendation.  It never sees ``SeatView.open_deal``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from ..cards import Card, card_name, parse_card, set_names
-from ..handfile import parse_spec
+from ..cards import Card, lowest_card, parse_card
 from ..playout import SeatView
 from .advice import Advice
-from .checks import make_view
 from .estimate import TARGET_STDERR
 from .play import analyze_play
-
-
-def view_document(view: SeatView) -> dict[str, Any]:
-    """The hand-file document of a seat's play view (what :func:`make_view` reads)."""
-    doc: dict[str, Any] = {
-        "seats": list(view.seats), "me": view.seat, "declarer": view.declarer,
-        "contract": view.contract, "doublings": view.doublings,
-        "hands": {view.seat: " ".join(set_names(view.hand))},
-        "tricks": [" ".join(card_name(c) for c in t) for t in view.tricks],
-    }
-    if view.discard is not None:
-        doc["discard"] = " ".join(set_names(view.discard))
-    return doc
+from .view import View
 
 
 @dataclass(frozen=True)
@@ -55,8 +40,10 @@ class MonteCarloStrategy:
         to weigh)."""
         legal = view.legal
         if legal & (legal - 1) == 0:
-            return parse_card(set_names(legal)[0]), None
-        play_view = make_view(parse_spec(view_document(view), "<table>"), "play")
+            return lowest_card(legal), None
+        play_view = View.from_seat("play", seats=view.seats, me=view.seat, hand=view.hand,
+                                   declarer=view.declarer, contract=view.contract, discard=view.discard,
+                                   tricks=view.tricks, doublings=view.doublings, path="<table>")
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
                               target_stderr=self.target_stderr)

@@ -1,12 +1,13 @@
 """What a player sees: the :class:`View`, and what the tricks so far show (:func:`follow_tricks`).
 
-A view is built and checked from a hand file by :func:`dobbm_solver.analyzer.checks.make_view`.
+A view is built and checked from a hand file by :func:`dobbm_solver.analyzer.checks.make_view`,
+or from typed values by :meth:`View.from_seat`; both run the same checks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..cards import BB_SUITS, TRUMP, Card, CardSet, card_suit, cardset, trick_winner
 from ..deal import trick_seats
@@ -27,7 +28,8 @@ class View:
     on other seats' dealt cards: ``(seat, kind)`` with kind ``pass`` (passed
     before any Dobbm), ``not_solo`` (passed after a Dobbm, or passed-or-Dobbm),
     ``dobbm`` or ``solo``.  ``order`` is the bidding order from forehand when
-    known.  Build it with :func:`~dobbm_solver.analyzer.make_view`.
+    known.  Build it with :meth:`from_seat` (typed values) or
+    :func:`~dobbm_solver.analyzer.make_view` (a hand file's spec).
     """
 
     command: str
@@ -48,6 +50,24 @@ class View:
     auction: tuple[tuple[str, str], ...] = ()
     path: str = field(default="<string>", compare=False)
     doc: int | None = field(default=None, compare=False)
+
+    @classmethod
+    def from_seat(cls, command: str, *, seats: Sequence[str], me: str, hand: CardSet,
+                  declarer: str | None = None, contract: str | None = None, dobb: CardSet | None = None,
+                  discard: CardSet | None = None, tricks: Sequence[Sequence[Card]] = (),
+                  doublings: int = 0, dealer: str | None = None, bids: Sequence[tuple[str, str]] = (),
+                  must: bool = False, path: str = "<view>") -> View:
+        """The checked view of ``me``, who holds ``hand``, for ``command`` (bid, discard,
+        double, play): the seats clockwise (five with the ``dealer``), what is known of
+        the contract, the Dobb and the lay-away as ``me`` has seen them, the tricks so far
+        (cards in play order), the doublings and the bids (``(seat, bid)`` in order).
+
+        The same checks as a hand file's (:func:`~dobbm_solver.analyzer.make_view`): a
+        :class:`~dobbm_solver.handfile.HandFileError` naming ``path`` and the key."""
+        from .checks import view_from_seat
+        return view_from_seat(command, seats=seats, me=me, hand=hand, declarer=declarer, contract=contract,
+                              dobb=dobb, discard=discard, tricks=tricks, doublings=doublings, dealer=dealer,
+                              bids=bids, must=must, path=path)
 
     def spec(self) -> HandSpec:
         """The hand-file spec that gives this view back (for writing it out).

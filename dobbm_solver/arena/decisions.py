@@ -10,13 +10,12 @@ the contract, and the Dobb and lay-away only when the seat has seen them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from ..analyzer import Advice, analyze_bid, analyze_discard, analyze_double, make_view, model_bid
+from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double, model_bid
 from ..analyzer.strategy import MonteCarloStrategy
-from ..cards import Card, CardSet, parse_card, set_names
+from ..cards import Card, CardSet, cardset, parse_cards
 from ..deal import Deal
-from ..handfile import parse_spec
 from ..heuristics import heuristic_discard
 from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from ..rules import units
@@ -75,20 +74,14 @@ class Env:
         return points
 
 
-def _names(cs: CardSet) -> str:
-    return " ".join(set_names(cs))
-
-
-def _base_doc(board: Board, me: str, bids: Bids) -> dict[str, Any]:
-    return {"seats": list(board.seats), "dealer": board.dealer, "me": me,
-            "bids": [{s: b} for s, b in bids]}
-
-
-def _cards(names: str | Sequence[str]) -> CardSet:
-    out = 0
-    for name in (names.split() if isinstance(names, str) else names):
-        out |= 1 << parse_card(name)
-    return out
+def own_view(command: str, board: Board, me: str, bids: Bids, hand: CardSet, *, declarer: str | None = None,
+             contract: str | None = None, doublings: int = 0, dobb: CardSet | None = None,
+             discard: CardSet | None = None) -> View:
+    """``me``'s checked view for ``command`` at ``board``: the seats, the dealer, the bids,
+    ``me``'s ``hand`` and what else ``me`` has seen."""
+    return View.from_seat(command, seats=board.seats, dealer=board.dealer, me=me, hand=hand, bids=bids,
+                          declarer=declarer, contract=contract, doublings=doublings, dobb=dobb,
+                          discard=discard, path="<arena>")
 
 
 def whole(advice: Advice) -> Advice:
@@ -113,9 +106,7 @@ def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> 
     if strategy == "rule":
         return model_bid(hand, dobbm_said=dobbm_said, turn=len(bids))
     if strategy == "advice":
-        doc = _base_doc(board, seat, bids)
-        doc["hands"] = {seat: _names(hand)}
-        view = make_view(parse_spec(doc, "<arena>"), "bid")
+        view = own_view("bid", board, seat, bids, hand)
         advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1)
         return whole(advice).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
@@ -134,12 +125,10 @@ def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: B
     if strategy == "rule":
         return heuristic_discard(twelve)
     if strategy == "advice":
-        doc = _base_doc(board, declarer, bids)
-        doc.update(hands={declarer: _names(board.hands[declarer])}, dobb=_names(board.dobb))
-        view = make_view(parse_spec(doc, "<arena>"), "discard")
+        view = own_view("discard", board, declarer, bids, board.hands[declarer], dobb=board.dobb)
         advice = whole(analyze_discard(view, samples=env.samples.discard,
                                        seed=board.seed_for(declarer, "discard"), jobs=1))
-        return _cards(advice.recommendation)
+        return cardset(parse_cards(advice.recommendation))
     return env.best_lay_away(board, declarer)[0]
 
 
@@ -155,12 +144,10 @@ def decide_double(strategy: str, board: Board, env: Env, deal: Deal, seat: str, 
     if strategy == "open":
         points = env.solver.solve(deal).declarer_points
         return points > 60 if declarer else points < 60
-    doc = _base_doc(board, seat, bids)
-    doc.update(declarer=deal.declarer, contract=deal.contract, doublings=deal.doublings,
-               hands={seat: _names(deal.hands[seat])})
-    if declarer and deal.discard is not None:
-        doc.update(dobb=_names(deal.dobb), discard=_names(deal.discard))
-    view = make_view(parse_spec(doc, "<arena>"), "double")
+    laid = declarer and deal.discard is not None
+    view = own_view("double", board, seat, bids, deal.hands[seat], declarer=deal.declarer,
+                    contract=deal.contract, doublings=deal.doublings,
+                    dobb=deal.dobb if laid else None, discard=deal.discard if laid else None)
     advice = whole(analyze_double(view, samples=env.samples.double, seed=board.seed_for(seat, "double"),
                                   jobs=1))
     return advice.recommendation != "play on"
