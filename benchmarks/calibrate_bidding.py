@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from multiprocessing import Pool
 
 from dobbm_solver.deal import Deal
@@ -48,9 +49,9 @@ def one(i: int) -> tuple[float, int, int]:
             continue
         break
     dobb = sum(1 << c for c in cards[32:])
-    deal = Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb)
+    deal = Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb)
     dobbm = _solver.solve(deal.with_discard(heuristic_discard(hands[0] | dobb))).declarer_points
-    solo = _solver.solve(Deal(SEATS, "A", "solo", dict(zip(SEATS, hands)), dobb)).declarer_points
+    solo = _solver.solve(replace(deal, contract="solo")).declarer_points
     return s, dobbm, solo
 
 

@@ -97,7 +97,8 @@ def collect_one(args: tuple[int, int]) -> dict[str, Any]:
     reps = [r for r, _ in lay_away_classes(hands[0] | dobb)]
     deals = sample_deals(discard_view(hands, dobb), k, seed=i)
     sampled = [study(d, reps) for d in deals]
-    real = study(Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb, dealer="D"), reps)
+    real = study(Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb,
+                      dealer="D"), reps)
     return {"i": i, "hand12": hands[0] | dobb, "reps": reps,
             "points": [[s[j] for s in sampled] for j in range(len(reps))], "real": real}
 
@@ -208,7 +209,7 @@ def agree_one(i: int) -> tuple[int, bool, bool, int, int, int]:
     advice = analyze_discard(discard_view(hands, dobb), seed=i, jobs=1)
     chosen = sum(1 << parse_card(n) for n in advice.recommendation)
     members = {d: rep for rep, ms in lay_away_classes(twelve) for d in ms}
-    deal = Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb, dealer="D")
+    deal = Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb, dealer="D")
     pts = {r.cards: r.declarer_points for r in solver().study_discards(deal, jobs=1)}
     rule, heur = calibrated_discard(twelve), heuristic_discard(twelve)
     return (i, members[rule] == members[chosen], members[heur] == members[chosen],

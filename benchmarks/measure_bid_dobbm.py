@@ -88,7 +88,7 @@ def one(args: tuple[int, int | None]) -> dict[str, Any]:
     w = 1.0
     for h in hands[1:]:
         w *= 1.0 - solo_probability(h)
-    deal = Deal(SEATS, "A", "dobbm", dict(zip(SEATS, hands)), dobb, dealer="D")
+    deal = Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb, dealer="D")
     twelve = hands[0] | dobb
     for name, d in (("discard", chosen), ("calibrated_real", calibrated_discard(twelve)),
                     ("heuristic_real", heuristic_discard(twelve))):

@@ -81,7 +81,8 @@ def model_deal(rng: random.Random, contract: str) -> tuple[Deal, list[tuple[str,
             twelve = held[declarer] | dobb
             discard = heuristic_discard(twelve)
             held[declarer] = twelve & ~discard
-        return Deal(SEATS, declarer, contract, held, dobb, discard, (), 0, "Dave"), bids
+        return Deal(seats=SEATS, declarer=declarer, contract=contract, hands=held, dobb=dobb, discard=discard,
+                    tricks=(), doublings=0, dealer="Dave"), bids
 
 
 def make_doc(command: str, rng: random.Random, full: bool = False) -> dict[str, Any]:
@@ -113,7 +114,8 @@ def make_doc(command: str, rng: random.Random, full: bool = False) -> dict[str, 
                 continue
             doc.update(me=declarer, hands={declarer: _names(held[declarer])}, dobb=_names(dobb))
             if full:
-                return {"view": doc, "deal": Deal(SEATS, declarer, "dobbm", held, dobb, None, (), 0, "Dave")}
+                return {"view": doc, "deal": Deal(seats=SEATS, declarer=declarer, contract="dobbm", hands=held,
+                                                  dobb=dobb, discard=None, tricks=(), doublings=0, dealer="Dave")}
             return doc
         doc.update(declarer=declarer, contract=contract)
         if command == "double":

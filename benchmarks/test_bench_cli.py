@@ -49,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -89,8 +90,7 @@ def _after_tricks(deal, line, k: int) -> Deal:
             assert (hands[seat] >> c) & 1
             hands[seat] &= ~(1 << c)
         leader = active[(active.index(leader) + trick_winner(trick)) % 4]
-    out = Deal(deal.seats, deal.declarer, deal.contract, hands, deal.dobb, deal.discard,
-               tuple(tricks), deal.doublings, deal.dealer)
+    out = replace(deal, hands=hands, tricks=tuple(tricks))
     validate(out)                     # every card legal, hand sizes right
     return out
 

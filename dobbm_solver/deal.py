@@ -12,7 +12,7 @@ view builder calls the same ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Mapping
 
 from .cards import (
@@ -50,9 +50,9 @@ class DealError(DobbmError):
         self.message = message
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Deal:
-    """One deal.  ``hands`` are the cards each active seat holds now.
+    """One deal.  ``hands`` are the cards each active seat holds now; built with keywords.
 
     ``seats`` lists every seat clockwise (four, or five with a ``dealer`` who
     sits the hand out).  ``discard`` is None in a Solo, and in a Dobbm whose
@@ -100,8 +100,7 @@ class Deal:
         """The Dobbm after the declarer takes the Dobb and lays ``discard`` away."""
         hands = dict(self.hands)
         hands[self.declarer] = (hands[self.declarer] | self.dobb) & ~discard
-        return Deal(self.seats, self.declarer, self.contract, hands, self.dobb, discard,
-                    self.tricks, self.doublings, self.dealer)
+        return replace(self, hands=hands, discard=discard)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ simple deterministic player, see :class:`RuleOfThumb`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
 from .cards import (
@@ -159,8 +159,7 @@ def play_card(deal: Deal, card: Card, state: PlayState | None = None) -> Deal:
     hands = dict(deal.hands)
     hands[seat] = hand & ~(1 << card)
     tricks = deal.tricks[:-1] + (state.trick + (card,),) if state.trick else deal.tricks + ((card,),)
-    return Deal(deal.seats, deal.declarer, deal.contract, hands, deal.dobb, deal.discard,
-                tricks, deal.doublings, deal.dealer)
+    return replace(deal, hands=hands, tricks=tricks)
 
 
 def play_hand(deal: Deal, strategies: Mapping[str, Strategy]) -> Deal:

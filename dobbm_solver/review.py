@@ -20,7 +20,7 @@ against its side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card, cardset, sorted_cards, trick_winner
 from .deal import Deal, PlayState, cards_played, final_points, replay, trick_seats, validate
@@ -124,8 +124,7 @@ def deal_before_play(deal: Deal, state: PlayState | None = None) -> Deal:
     """``deal`` at the opening lead: each seat holds its cards now and the cards it played."""
     played = cards_played(deal, state)
     hands = {s: deal.hands[s] | played[s] for s in deal.active_seats}
-    return Deal(deal.seats, deal.declarer, deal.contract, hands, deal.dobb, deal.discard,
-                (), deal.doublings, deal.dealer)
+    return replace(deal, hands=hands, tricks=())
 
 
 def review_hand(solver: Solver, deal: Deal) -> Review:

@@ -24,7 +24,8 @@ def random_deal(rng: random.Random) -> Deal:
     contract = rng.choice(CONTRACTS)
     doublings = rng.choice([0, 0, 1, 2, 5])
     if contract == "dobbm" and rng.random() < 0.2:
-        deal = Deal(tuple(seats), declarer, contract, hands, dobb, None, (), doublings, dealer)
+        deal = Deal(seats=tuple(seats), declarer=declarer, contract=contract, hands=hands, dobb=dobb, discard=None,
+                    tricks=(), doublings=doublings, dealer=dealer)
         validate(deal)
         return deal
     discard = None
@@ -34,7 +35,8 @@ def random_deal(rng: random.Random) -> Deal:
             pass
         hands[declarer] = (hands[declarer] | dobb) & ~discard
     tricks = play_random(rng, hands, active, declarer, rng.randint(0, 32))
-    deal = Deal(tuple(seats), declarer, contract, hands, dobb, discard, tricks, doublings, dealer)
+    deal = Deal(seats=tuple(seats), declarer=declarer, contract=contract, hands=hands, dobb=dobb, discard=discard,
+                tricks=tricks, doublings=doublings, dealer=dealer)
     validate(deal)
     return deal
 

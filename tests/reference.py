@@ -19,6 +19,7 @@ takes all 8 the declarer ends with 120.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, NamedTuple, Sequence
 
 from dobbm_solver.cards import card_name, parse_card
@@ -271,8 +272,7 @@ def ref_play(deal: Deal, cards: Iterable) -> Deal:
         tricks[-1].append(c)
         hands[st.seats[p]] &= ~(1 << c)
         st = _play(st, c)
-    return Deal(deal.seats, deal.declarer, deal.contract, hands, deal.dobb, deal.discard,
-                tuple(tuple(t) for t in tricks), deal.doublings, deal.dealer)
+    return replace(deal, hands=hands, tricks=tuple(tuple(t) for t in tricks))
 
 
 def ref_line_points(deal: Deal, line: Iterable) -> int:

@@ -36,7 +36,7 @@ def test_lay_away_classes_cover_and_agree() -> None:
     hands = {"Anna": cardset(rest[:8]), "Bert": cardset(rest[8:16]), "Cora": cardset(rest[16:24])}
     eight = cs("HA H9 H8 H7 EA E9 E8 L10")
     hands["Dave"] = eight
-    deal = Deal(tuple(SEATS), "Dave", "dobbm", hands, hand12 & ~eight)
+    deal = Deal(seats=tuple(SEATS), declarer="Dave", contract="dobbm", hands=hands, dobb=hand12 & ~eight)
     validate(deal)
     for _, ms in classes:
         if len(ms) > 1:

@@ -157,8 +157,7 @@ def test_random_views_round_trip_in_the_dealt_form(seed, k):
 
 
 def _with_hands(deal: Deal, hands: dict[str, int]) -> Deal:
-    return Deal(deal.seats, deal.declarer, deal.contract, hands, deal.dobb, deal.discard,
-                deal.tricks, deal.doublings, deal.dealer)
+    return replace(deal, hands=hands)
 
 
 # --------------------------------------------------------------------------

@@ -391,4 +391,4 @@ def test_a_deal_cannot_hold_doublings_out_of_range(doublings: object) -> None:
     from dobbm_solver.deal import MAX_DOUBLINGS, Deal, DealError
 
     with pytest.raises(DealError, match=f"^doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
-        Deal(("A", "B", "C", "D"), "A", "solo", {}, 0, doublings=doublings)  # type: ignore[arg-type]
+        Deal(seats=("A", "B", "C", "D"), declarer="A", contract="solo", hands={}, dobb=0, doublings=doublings)  # type: ignore[arg-type]

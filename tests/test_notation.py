@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -190,8 +191,8 @@ def test_keyword_seat_cannot_be_formatted() -> None:
     deal = parse_deal_line(LINE)
     hands = dict(deal.hands)
     hands["dobb"] = hands.pop("Dave")
-    odd = Deal(("Anna", "Bert", "Cora", "dobb"), deal.declarer, deal.contract, hands,
-               deal.dobb, deal.discard)
+    odd = Deal(seats=("Anna", "Bert", "Cora", "dobb"), declarer=deal.declarer, contract=deal.contract, hands=hands,
+               dobb=deal.dobb, discard=deal.discard)
     validate(odd)
     with pytest.raises(NotationError, match="keyword"):
         format_deal_line(odd)
@@ -221,9 +222,9 @@ EXAMPLE = load_hand_file(REPO / "hands" / "example.yaml")[0]
 
 def _renamed(deal: Deal, old: str, new: str) -> Deal:
     ren = {s: (new if s == old else s) for s in deal.seats}
-    return Deal(tuple(ren[s] for s in deal.seats), ren[deal.declarer], deal.contract,
-                {ren[s]: cs for s, cs in deal.hands.items()}, deal.dobb, deal.discard, deal.tricks,
-                deal.doublings, None if deal.dealer is None else ren[deal.dealer])
+    return replace(deal, seats=tuple(ren[s] for s in deal.seats), declarer=ren[deal.declarer],
+                   hands={ren[s]: cs for s, cs in deal.hands.items()},
+                   dealer=None if deal.dealer is None else ren[deal.dealer])
 
 
 def _yaml_with_seat(name: str) -> str:

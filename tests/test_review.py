@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -165,8 +166,7 @@ def test_a_revoke_names_the_trick_and_card():
     # trick 1 as in hands/revoke.yaml: Cora plays LK though she holds E6
     tricks[0], tricks[1] = (parse_card("EA"), parse_card("LK"), parse_card("E7"), parse_card("EO")), \
         (parse_card("LU"), parse_card("E6"), parse_card("L10"), parse_card("LA"))
-    bad = Deal(ok.seats, ok.declarer, ok.contract, ok.hands, ok.dobb, ok.discard, tuple(tricks),
-               ok.doublings, ok.dealer)
+    bad = replace(ok, tricks=tuple(tricks))
     with pytest.raises(DealError, match="trick 1: Cora plays LK, a revoke"):
         review_hand(solver(), bad)
 

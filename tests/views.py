@@ -92,7 +92,8 @@ def random_play_view(seed: int) -> tuple[View, Deal]:
         hands[declarer] = twelve & ~discard
     tricks = play_random(rng, hands, SEATS, declarer, rng.randint(0, 31))
     dealer = rng.choice(SEATS + [None])
-    deal = Deal(tuple(SEATS), declarer, contract, dict(hands), dobb, discard, tricks, 0, dealer)
+    deal = Deal(seats=tuple(SEATS), declarer=declarer, contract=contract, hands=dict(hands), dobb=dobb,
+                discard=discard, tricks=tricks, doublings=0, dealer=dealer)
     validate(deal)
     me = rng.choice(SEATS)
     seen = {me: hands[me]}

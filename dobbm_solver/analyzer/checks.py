@@ -348,7 +348,8 @@ def _check_revokes(hands: Mapping[str, CardSet], played: PlayedCards, active: tu
                    declarer: str, contract: str, tricks: tuple[tuple[Card, ...], ...]) -> None:
     """``me``'s cards are all known, so each one played was legal; the others keep the voids
     they showed (no later card of that suit, none held now)."""
-    mine = [r for r in find_revokes(Deal(active, declarer, contract, hands, 0, tricks=tricks))
+    mine = [r for r in find_revokes(Deal(seats=active, declarer=declarer, contract=contract, hands=hands, dobb=0,
+                                         tricks=tricks))
             if r.seat == me]
     if mine:
         raise revoke_error(mine[0])

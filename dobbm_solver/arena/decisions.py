@@ -42,7 +42,8 @@ class Board:
 
     def open_deal(self, declarer: str, contract: str) -> Deal:
         """The deal with ``declarer`` playing ``contract`` (a Dobbm before its lay-away)."""
-        return Deal(self.seats, declarer, contract, dict(self.hands), self.dobb, None, (), 0, self.dealer)
+        return Deal(seats=self.seats, declarer=declarer, contract=contract, hands=dict(self.hands),
+                    dobb=self.dobb, dealer=self.dealer)
 
     def seed_for(self, seat: str, decision: str) -> int:
         return self.seed * 64 + self.seats.index(seat) * len(DECISIONS) + DECISIONS.index(decision)

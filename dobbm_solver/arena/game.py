@@ -22,6 +22,7 @@ with a :class:`~.strategies.Player` in each seat:
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
@@ -111,8 +112,7 @@ def doublings(board: Board, env: Env, players: Mapping[str, Player], deal: Deal,
 
 
 def _doubled(deal: Deal, n: int) -> Deal:
-    return Deal(deal.seats, deal.declarer, deal.contract, deal.hands, deal.dobb, deal.discard,
-                deal.tricks, n, deal.dealer)
+    return replace(deal, doublings=n)
 
 
 def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked | None = None) -> dict[str, Any]:
