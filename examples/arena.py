@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import Any
 
-from dobbm_solver.arena import DECISIONS, ArenaConfig, parse_player, run_arena, summarize
+from dobbm_solver.arena import DECISIONS, ArenaConfig, parse_player, run_arena
 from dobbm_solver.report.arena import arena_dict
 
 
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     config = ArenaConfig(parse_player(args.a), parse_player(args.b), args.seed, per_decision=True)
     run = run_arena(config, args.deals, args.results, args.jobs)
-    summary = arena_dict(summarize(run.rows, config), run)
+    summary = arena_dict(run.summary, run)
     print(format_table(summary))
     print(f"played {len(run.played)} deals in {run.seconds:.1f} s ({run.jobs} job{'s' if run.jobs != 1 else ''})"
           + (f", {run.resumed} from {args.results}" if run.resumed else ""))

@@ -23,8 +23,11 @@ from dobbm_solver.arena import (
     ArenaConfig,
     ArenaError,
     ArenaSamples,
+    DealRow,
     Env,
     Player,
+    TableKey,
+    TableResult,
     deal_board,
     parse_player,
     play_table,
@@ -32,7 +35,7 @@ from dobbm_solver.arena import (
     summarize,
     table_plan,
 )
-from dobbm_solver.cards import cardset, parse_cards, popcount
+from dobbm_solver.cards import popcount
 from dobbm_solver.errors import DobbmError
 from dobbm_solver.heuristics import heuristic_discard
 from dobbm_solver.rules import lay_away_error, units
@@ -77,23 +80,26 @@ def test_bad_player_names(name, says):
 # --------------------------------------------------------------------------
 # one table
 
-def check_result(board, result) -> None:
-    assert sum(result["units"].values()) == 0
-    if result["contract"] is None:
-        assert [b for _, b in result["bids"]] == ["pass"] * 4 and set(result["units"].values()) == {0}
+def check_result(board, result: TableResult) -> None:
+    assert sum(result.units.values()) == 0
+    if result.contract is None:
+        assert [b for _, b in result.bids] == ["pass"] * 4 and set(result.units.values()) == {0}
         return
-    declarer, contract, d = result["declarer"], result["contract"], result["doublings"]
-    assert [s for s, _ in result["bids"]] == ["Anna", "Bert", "Cora", "Dave"][:len(result["bids"])]
-    assert 0 <= result["points"] <= 120 and 0 <= d <= 2 and len(result["doubled_by"]) == d
-    assert len(result["tricks"]) == 8 and all(len(t.split()) == 4 for t in result["tricks"])
-    u = units(result["points"], contract, d)
-    assert result["units"] == {s: 3 * u if s == declarer else -u for s in board.seats}
+    declarer, contract, d = result.declarer, result.contract, result.doublings
+    assert [s for s, _ in result.bids] == ["Anna", "Bert", "Cora", "Dave"][:len(result.bids)]
+    assert result.points is not None and 0 <= result.points <= 120
+    assert 0 <= d <= 2 and len(result.doubled_by) == d
+    assert len(result.tricks) == 8 and all(len(t) == 4 for t in result.tricks)
+    u = units(result.points, contract, d)
+    assert result.units == {s: 3 * u if s == declarer else -u for s in board.seats}
     if contract == "dobbm":
-        lay = cardset(parse_cards(result["discard"]))
-        assert popcount(lay) == 4 and lay_away_error(lay) is None
+        lay = result.discard
+        assert lay is not None and popcount(lay) == 4 and lay_away_error(lay) is None
         assert lay & ~(board.hands[declarer] | board.dobb) == 0
     else:
-        assert result["discard"] is None
+        assert result.discard is None
+    # the JSON of the result file reads back as the same result
+    assert TableResult.from_json(result.to_json(), board.seats, "t") == result
 
 
 @pytest.mark.parametrize("names", [
@@ -107,7 +113,7 @@ def test_a_deal_plays_end_to_end(solver, names):
         board = deal_board(3, index)
         result = play_table(board, Env(solver, FEW), players)
         check_result(board, result)
-        played += result["contract"] is not None
+        played += result.contract is not None
         if played == 2:
             break
     assert played == 2
@@ -171,9 +177,11 @@ def test_deals_are_seeded():
 def test_table_plan():
     a, b = parse_player("advice,play=rule"), parse_player("rule")
     plan = table_plan(a, b, per_decision=True)
-    assert set(plan) == {"base"} | {f"A@{k}" for k in range(4)} | {f"A-{d}@{k}" for d in ("bid", "discard", "double")
-                                                                   for k in range(4)}
-    assert plan["A@2"] == (b, b, a, b) and plan["A-bid@0"][0] == Player("rule", "advice", "advice", "rule")
+    assert {k.name for k in plan} == {"base"} | {f"A@{k}" for k in range(4)} | {
+        f"A-{d}@{k}" for d in ("bid", "discard", "double") for k in range(4)}
+    assert all(TableKey.parse(k.name) == k for k in plan)
+    assert plan[TableKey(2)] == (b, b, a, b)
+    assert plan[TableKey(0, "bid")][0] == Player("rule", "advice", "advice", "rule")
 
 
 @pytest.mark.parametrize("a, b", [("open", "rule"),
@@ -191,17 +199,26 @@ def test_per_decision_shortcut_changes_nothing(solver, a, b):
 # --------------------------------------------------------------------------
 # runs and summaries
 
+def rows_of(config: ArenaConfig, deals: int, **kw) -> list[DealRow]:
+    """The rows a run plays, in deal order."""
+    rows: list[DealRow] = []
+    run_arena(config, deals, on_row=rows.append, **kw)
+    return sorted(rows, key=lambda r: r.deal)
+
+
 def test_rule_against_rule_is_exactly_zero():
     config = ArenaConfig(parse_player("rule"), parse_player("rule"), seed=4, per_decision=True)
-    s = summarize(run_arena(config, 6, jobs=1).rows, config)
+    s = run_arena(config, 6, jobs=1).summary
     assert (s.deals, s.difference.units_per_hand, s.difference.stderr) == (6, 0.0, 0.0)
     assert all(m is not None and (m.units_per_hand, m.stderr) == (0.0, 0.0) for m in s.per_decision.values())
 
 
 def test_open_beats_rule():
     config = ArenaConfig(parse_player("open"), parse_player("rule"), seed=1, per_decision=True)
-    arena = run_arena(config, 6, jobs=1)
-    s = summarize(arena.rows, config)
+    rows: list[DealRow] = []
+    arena = run_arena(config, 6, jobs=1, on_row=rows.append)
+    s = arena.summary
+    assert summarize(sorted(rows, key=lambda r: -r.deal), config) == s   # the same in any order
     assert s.difference.units_per_hand > 0 and s.a.units_per_hand > 0 and s.b.units_per_hand == 0
     assert s.difference.stderr is not None and s.difference.units_per_hand > s.difference.stderr
     # the four decisions' values are each a paired difference on the same deals
@@ -213,9 +230,8 @@ def test_open_beats_rule():
 @pytest.mark.parametrize("a, b", [("open", "rule"), ("advice", "rule,play=open")])
 def test_the_same_seed_gives_the_same_rows_whatever_jobs(a, b):
     config = ArenaConfig(parse_player(a), parse_player(b), seed=7, samples=FEW)
-    one = run_arena(config, 2, jobs=1).rows
-    two = run_arena(config, 2, jobs=2).rows
-    assert one == two and [r["deal"] for r in one] == [0, 1]
+    one, two = rows_of(config, 2, jobs=1), rows_of(config, 2, jobs=2)
+    assert one == two and [r.deal for r in one] == [0, 1]
 
 
 def test_resume_skips_done_deals(tmp_path):
@@ -229,7 +245,7 @@ def test_resume_skips_done_deals(tmp_path):
     assert again.resumed == 3 and sorted(again.played) == [3, 4]
     lines = out.read_text().splitlines()
     assert len(lines) == 6 and json.loads(lines[0])["dobbm_arena"] == config.settings()
-    assert again.rows == run_arena(config, 5, jobs=1).rows
+    assert again.summary == run_arena(config, 5, jobs=1).summary
     assert run_arena(config, 5, str(out), jobs=1).played == []
 
 
@@ -305,7 +321,7 @@ def test_dask_cluster_gives_the_local_rows(tmp_path):
         remote = run_arena(config, 3, str(out), scheduler=cluster.scheduler_address)
         again = run_arena(config, 3, str(out), scheduler=cluster.scheduler_address)
     assert remote.scheduler == cluster.scheduler_address and again.played == [] and again.resumed == 3
-    assert remote.rows == run_arena(config, 3, jobs=1).rows
+    assert remote.summary == run_arena(config, 3, jobs=1).summary
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")

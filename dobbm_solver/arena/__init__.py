@@ -3,7 +3,7 @@
     >>> from dobbm_solver.arena import ArenaConfig, parse_player, run_arena, summarize
     >>> config = ArenaConfig(parse_player("advice"), parse_player("rule"), seed=1)
     >>> run = run_arena(config, deals=20, output="arena.jsonl", jobs=2)
-    >>> summarize(run.rows, config).difference
+    >>> run.summary.difference
 
 The modules, in the order a deal flows through them:
 
@@ -12,6 +12,7 @@ The modules, in the order a deal flows through them:
 * :mod:`.decisions` -- each strategy's bid, lay-away, doubling and card player;
 * :mod:`.game` -- one deal dealt (:func:`deal_board`) and played end to end at one table;
 * :mod:`.duplicate` -- the tables a deal is replayed at, and the paired differences;
+* :mod:`.results` -- a table's result and a deal's row, typed (and their JSON);
 * :mod:`.rows`, :mod:`.run` -- the resumable result file, and the run on the worker pool;
 * :mod:`.summary` -- units a hand with standard errors, overall and per decision.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 from .decisions import Board, Env
 from .duplicate import table_plan
 from .game import DEALER, SEATS, deal_board, play_table
+from .results import DealRow, TableKey, TableResult
 from .run import MAX_DEALS, ArenaConfig, ArenaRun, arena_deal, check_arena, run_arena
 from .strategies import (
     ARENA_SAMPLES,
@@ -37,5 +39,5 @@ __all__ = [
     "ARENA_SAMPLES", "DECISIONS", "STRATEGY_NAMES", "MAX_DEALS", "SEATS", "DEALER",
     "ArenaError", "ArenaSamples", "Player", "parse_player", "Env", "Board",
     "deal_board", "play_table", "table_plan", "ArenaConfig", "ArenaRun", "arena_deal",
-    "check_arena", "run_arena", "ArenaSummary", "Mean", "summarize",
+    "check_arena", "run_arena", "ArenaSummary", "Mean", "summarize", "DealRow", "TableKey", "TableResult",
 ]

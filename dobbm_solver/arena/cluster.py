@@ -7,17 +7,18 @@ the client made, by the study's :func:`~dobbm_solver.study.dask_runner.dask_clie
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from ..errors import DobbmRuntimeError
+from .results import DealRow
 
 
 class ArenaClusterError(DobbmRuntimeError):
     """A deal the Dask cluster could not play (a worker without dobbm_solver, a killed worker)."""
 
 
-def run_on_cluster(address: str, task: Callable[[int], dict[str, Any]], todo: list[int]
-                   ) -> Iterator[tuple[int, dict[str, Any]]]:
+def run_on_cluster(address: str, task: Callable[[int], DealRow], todo: list[int]
+                   ) -> Iterator[tuple[int, DealRow]]:
     """``(index, task(index))`` for every index, as the cluster completes them; on any
     failure (Ctrl-C included) the futures still running are cancelled."""
     from ..study.dask_runner import dask_client, map_completed

@@ -27,25 +27,26 @@ exactly 0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Mapping
 
 from .decisions import Board, Env
 from .game import SEATS, Asked, play_table
+from .results import BASE, TableKey, TableResult
 from .strategies import DECISIONS, Player
 
-BASE = "base"
+Tables = Mapping[TableKey, TableResult]
 
 
-def table_plan(a: Player, b: Player, per_decision: bool) -> dict[str, tuple[Player, ...]]:
-    """The tables of one deal: name -> the player in each of the four seats."""
-    plan: dict[str, tuple[Player, ...]] = {BASE: (b,) * 4}
+def table_plan(a: Player, b: Player, per_decision: bool) -> dict[TableKey, tuple[Player, ...]]:
+    """The tables of one deal: which table -> the player in each of the four seats."""
+    plan: dict[TableKey, tuple[Player, ...]] = {BASE: (b,) * 4}
     for k in range(4):
-        plan[f"A@{k}"] = tuple(a if i == k else b for i in range(4))
+        plan[TableKey(k)] = tuple(a if i == k else b for i in range(4))
     if per_decision:
         for d in swapped_decisions(a, b):
             hybrid = a.with_decision(d, b.of(d))
             for k in range(4):
-                plan[f"A-{d}@{k}"] = tuple(hybrid if i == k else b for i in range(4))
+                plan[TableKey(k, d)] = tuple(hybrid if i == k else b for i in range(4))
     return plan
 
 
@@ -55,58 +56,56 @@ def swapped_decisions(a: Player, b: Player) -> tuple[str, ...]:
 
 
 def play_deal(board: Board, env: Env, a: Player, b: Player, per_decision: bool,
-              shortcut: bool = True) -> dict[str, Any]:
-    """Every table of :func:`table_plan` on ``board``; name -> :func:`play_table`'s result.
+              shortcut: bool = True) -> dict[TableKey, TableResult]:
+    """Every table of :func:`table_plan` on ``board``, in plan order, with its result.
 
     With ``shortcut`` a per-decision table ``A-d@k`` (d the bid, the lay-away or the
     doubling) is not played when it must play out as ``A@k`` does: seat k was never
     asked d there, or B's strategy for d gives the same answer at that point (each is
     asked at most once a table, and everything else is the same and deterministic)."""
-    played: dict[tuple[str, ...], tuple[dict[str, Any], Asked]] = {}
-    out: dict[str, Any] = {}
-    for name, seats in table_plan(a, b, per_decision).items():
-        key = tuple(p.name for p in seats)
-        if key not in played:
-            same = _same_as_played(name, seats, played, a, b) if shortcut else None
+    played: dict[tuple[str, ...], tuple[TableResult, Asked]] = {}
+    out: dict[TableKey, TableResult] = {}
+    for key, seats in table_plan(a, b, per_decision).items():
+        players = tuple(p.name for p in seats)
+        if players not in played:
+            same = _same_as_played(key, seats, played, a, b) if shortcut else None
             if same is not None:
-                played[key] = same
+                played[players] = same
             else:
                 asked = Asked()
-                played[key] = (play_table(board, env, seats, asked), asked)
-        out[name] = played[key][0]
+                played[players] = (play_table(board, env, seats, asked), asked)
+        out[key] = played[players][0]
     return out
 
 
-def _same_as_played(name: str, seats: tuple[Player, ...], played: dict[tuple[str, ...], tuple[dict[str, Any], Asked]],
-                    a: Player, b: Player) -> tuple[dict[str, Any], Asked] | None:
-    """The result of ``A@k`` when table ``name`` = ``A-d@k`` must play out the same."""
-    if not name.startswith("A-"):
+def _same_as_played(key: TableKey, seats: tuple[Player, ...],
+                    played: dict[tuple[str, ...], tuple[TableResult, Asked]],
+                    a: Player, b: Player) -> tuple[TableResult, Asked] | None:
+    """The result of ``A@k`` when table ``key`` = ``A-d@k`` must play out the same."""
+    decision, k = key.swapped, key.seat
+    if decision is None or k is None or decision == "play":
         return None
-    decision, _, k = name[2:].partition("@")
-    if decision == "play":
-        return None
-    ref = played.get(tuple(p.name for p in table_plan(a, b, False)[f"A@{k}"]))
+    ref = played.get(tuple(p.name for p in table_plan(a, b, False)[TableKey(k)]))
     if ref is None:
         return None
-    seat = SEATS[int(k)]
-    record = ref[1].record.get((seat, decision))
-    if record is None or record[1](seats[int(k)].of(decision)) == record[0]:
+    record = ref[1].record.get((SEATS[k], decision))
+    if record is None or record[1](seats[k].of(decision)) == record[0]:
         return ref
     return None
 
 
-def seat_units(tables: dict[str, Any], prefix: str, seats: tuple[str, ...]) -> float:
-    """The mean over k of seat k's own units at tables ``{prefix}@{k}``."""
-    return sum(tables[f"{prefix}@{k}"]["units"][s] for k, s in enumerate(seats)) / len(seats)
+def seat_units(tables: Tables, seats: tuple[str, ...], swapped: str | None = None) -> float:
+    """The mean over k of seat k's own units at tables ``A@k`` (``swapped`` d: ``A-d@k``)."""
+    return sum(tables[TableKey(k, swapped)].units[s] for k, s in enumerate(seats)) / len(seats)
 
 
-def deal_difference(tables: dict[str, Any], seats: tuple[str, ...]) -> tuple[float, float, float]:
+def deal_difference(tables: Tables, seats: tuple[str, ...]) -> tuple[float, float, float]:
     """A's units a hand, B's, and A - B, on one deal."""
-    a = seat_units(tables, "A", seats)
-    b = sum(tables[BASE]["units"][s] for s in seats) / len(seats)
+    a = seat_units(tables, seats)
+    b = sum(tables[BASE].units[s] for s in seats) / len(seats)
     return a, b, a - b
 
 
-def decision_value(tables: dict[str, Any], seats: tuple[str, ...], decision: str) -> float:
+def decision_value(tables: Tables, seats: tuple[str, ...], decision: str) -> float:
     """What A's strategy for ``decision`` is worth over B's on one deal (A minus A with B's)."""
-    return seat_units(tables, "A", seats) - seat_units(tables, f"A-{decision}", seats)
+    return seat_units(tables, seats) - seat_units(tables, seats, decision)

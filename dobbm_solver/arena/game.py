@@ -26,12 +26,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
-from ..cards import NUM_CARDS, CardSet, card_name, cards_text
+from ..cards import NUM_CARDS, CardSet
 from ..deal import Deal, final_points, replay
 from ..heuristics import DEFAULT_SEATS, deal_cards
 from ..playout import play_hand
 from ..rules import units
 from .decisions import Bids, Board, Env, decide_bid, decide_discard, decide_double, play_strategy
+from .results import TableResult
 from .strategies import Player
 
 SEATS: tuple[str, ...] = DEFAULT_SEATS[:4]
@@ -115,19 +116,15 @@ def _doubled(deal: Deal, n: int) -> Deal:
     return replace(deal, doublings=n)
 
 
-def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked | None = None) -> dict[str, Any]:
-    """Play ``board`` with ``players[i]`` at ``board.seats[i]``; the result as a JSON-able dict:
-    ``bids``, ``declarer``, ``contract``, ``discard``, ``doubled_by``, ``doublings``,
-    ``points`` (the declarer's), ``tricks`` and ``units`` (each seat's own settlement).
+def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked | None = None) -> TableResult:
+    """Play ``board`` at one table with ``players[i]`` at ``board.seats[i]``.
     ``asked``: where to record the decisions asked (see :class:`Asked`)."""
     asked = Asked() if asked is None else asked
     by_seat = dict(zip(board.seats, players))
     bids = auction(board, env, by_seat, asked)
     said = [(s, b) for s, b in bids if b != "pass"]
     if not said:
-        return {"bids": [list(b) for b in bids], "declarer": None, "contract": None, "discard": None,
-                "doubled_by": [], "doublings": 0, "points": None, "tricks": [],
-                "units": {s: 0 for s in board.seats}}
+        return TableResult(bids=bids, units={s: 0 for s in board.seats})
     declarer, contract = said[-1]
     deal = board.open_deal(declarer, contract)
     if contract == "dobbm":
@@ -138,9 +135,6 @@ def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked |
     finished = play_hand(deal, {s: play_strategy(by_seat[s].play, board, env, s) for s in board.seats})
     points = final_points(finished, replay(finished, check=False))
     u = units(points, contract, deal.doublings)
-    return {"bids": [list(b) for b in bids], "declarer": declarer, "contract": contract,
-            "discard": cards_text(deal.discard) if deal.discard is not None else None,
-            "doubled_by": list(doubled_by), "doublings": deal.doublings, "points": points,
-            "tricks": [" ".join(card_name(c) for c in t) for t in finished.tricks],
-            "units": {s: (3 * u if s == declarer else -u) for s in board.seats}}
-
+    return TableResult(bids=bids, declarer=declarer, contract=contract, discard=deal.discard,
+                       doubled_by=doubled_by, doublings=deal.doublings, points=points, tricks=finished.tricks,
+                       units={s: (3 * u if s == declarer else -u) for s in board.seats})

@@ -2,60 +2,45 @@
 
 The first line is ``{"dobbm_arena": SETTINGS}`` (the players, the seed, the
 sample counts, whether the per-decision tables are played); every further
-line is one deal's row (``deal``: its index).  A rerun with the same
-settings skips the deals already in the file and appends the others.  A file
-that is not empty and does not start with an arena header is refused and
-left as it is; so is an arena file of other settings.  A last line cut short
-(the run was killed while writing it) is dropped before appending.
+line is one deal's row (:meth:`~.results.DealRow.to_json`).  A rerun with the
+same settings skips the deals already in the file and appends the others.
+
+The file follows the shared policy of :mod:`dobbm_solver.resultfile`: only a
+regular file, locked against a second arena, read a line at a time, each row
+appended whole.  Every row read back is checked (:meth:`ArenaFile.rows`): its
+fields, and against the run (the seed, the cards of its deal, the tables of
+the players, a deal number of the run given once); anything else is refused
+with its line number and the file is left as it is, as is a file that does
+not start with an arena header or holds a run of other settings.  A last
+line cut short (the run was killed while writing it) is dropped before
+appending, if it begins as a row does.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
-from typing import Any, TextIO
+import re
+from typing import Any, Callable, Iterator
 
+from ..errors import DobbmRuntimeError
+from ..resultfile import LockedFile
+from .results import DealRow, RowError
 from .strategies import ArenaError
 
 HEADER_KEY = "dobbm_arena"
+# how every row starts (its keys are written sorted): what a row cut short must begin with
+_CUT_ROW = re.compile(rb'\{"deal": \d')
 
 
-def _refuse(path: Path, why: str) -> ArenaError:
-    return ArenaError(f"--output {path}: {why}; refused, left as it is")
+class ArenaWriteError(DobbmRuntimeError):
+    """A row that could not be written (a full disk, say): the rows before it stay."""
 
 
-def read_rows(path: str | Path, settings: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """The rows already in ``path`` by deal index (none if it is missing or empty);
-    :class:`ArenaError` if the file is not an arena file of these ``settings``."""
-    path = Path(path)
-    if path.is_dir():
-        raise ArenaError(f"--output {path}: is a directory; give a file name")
-    if not path.exists():
-        return {}
+def _json(line: bytes) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise _refuse(path, f"cannot be read as text ({e.__class__.__name__})") from None
-    if not text.strip():
-        return {}
-    lines = text.split("\n")
-    complete = lines[:-1]           # the part after the last newline is cut short (or empty)
-    if not complete:
-        raise _refuse(path, "not an arena result file (no header line)")
-    header = _json(complete[0])
-    if not isinstance(header, dict) or HEADER_KEY not in header:
-        raise _refuse(path, "not an arena result file (its first line is no arena header)")
-    if header[HEADER_KEY] != settings:
-        raise _refuse(path, f"holds an arena run of other settings ({_differ(header[HEADER_KEY], settings)}); "
-                            f"give another file")
-    rows: dict[int, dict[str, Any]] = {}
-    for n, line in enumerate(complete[1:], 2):
-        row = _json(line)
-        if not isinstance(row, dict) or not isinstance(row.get("deal"), int):
-            raise _refuse(path, f"line {n} is not an arena row")
-        rows[row["deal"]] = row
-    return rows
+        return json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):   # UnicodeDecodeError is a ValueError
+        return None
 
 
 def _differ(old: Any, new: dict[str, Any]) -> str:
@@ -65,32 +50,76 @@ def _differ(old: Any, new: dict[str, Any]) -> str:
     return ", ".join(f"{k}: {old.get(k)!r} there, {new.get(k)!r} now" for k in keys)
 
 
-def _json(line: str) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
+def row_line(row: DealRow) -> bytes:
+    """One row as its line of the file, newline included."""
+    return (json.dumps(row.to_json(), sort_keys=True) + "\n").encode("utf-8")
 
 
-def open_for_rows(path: str | Path, settings: dict[str, Any]) -> TextIO:
-    """``path`` opened to append rows: the header written if the file is new or empty,
-    a last line cut short dropped.  Call :func:`read_rows` first (it checks the file)."""
-    path = Path(path)
-    if path.exists():
-        data = path.read_bytes()
-        cut = data.rfind(b"\n") + 1
-        if data.strip() and cut < len(data):
-            with open(path, "r+b") as cut_file:
-                cut_file.truncate(cut)
-        if data.strip():
-            return open(path, "a", encoding="utf-8")
-    f = open(path, "w", encoding="utf-8")
-    write_line(f, {HEADER_KEY: settings})
-    return f
+class ArenaFile:
+    """The result file ``output`` of a run of ``settings``, open and locked (see the module).
 
+    Read :meth:`rows` to the end first (it checks the whole file); then
+    :meth:`start` makes it ready to append and :meth:`write` appends one row.
+    """
 
-def write_line(f: TextIO, obj: dict[str, Any]) -> None:
-    """One JSON line, written whole and flushed."""
-    f.write(json.dumps(obj, sort_keys=True) + "\n")
-    f.flush()
-    os.fsync(f.fileno())
+    def __init__(self, output: str, settings: dict[str, Any], seats: tuple[str, ...]) -> None:
+        self.output = output
+        self.settings = settings
+        self.seats = seats
+        self.file = LockedFile(output, f"--output {output}", error=ArenaError, write_error=ArenaWriteError,
+                               busy="another arena is writing this file; refused, left as it is", sync=True)
+        self.has_header = False
+
+    def _refuse(self, why: str) -> ArenaError:
+        return ArenaError(f"--output {self.output}: {why}; refused, left as it is")
+
+    def rows(self, check: Callable[[DealRow], str | None]) -> Iterator[DealRow]:
+        """Every row of the file, in file order, each read back and then ``check``-ed (its
+        message, if any, refuses the file at that line).  A file that is empty is new."""
+        lines = self.file.lines()
+        for n, line in lines:
+            if n == 1:
+                self._check_header(line)
+                continue
+            obj = _json(line)
+            if not isinstance(obj, dict):
+                raise self._refuse(f"line {n} is not an arena row")
+            try:
+                row = DealRow.from_json(obj, self.seats)
+            except RowError as e:
+                raise self._refuse(f"line {n}: {e}") from None
+            if row.to_json() != obj:
+                raise self._refuse(f"line {n} is not a row as the arena writes it")
+            why = check(row)
+            if why:
+                raise self._refuse(f"line {n}: {why}")
+            yield row
+        tail = self.file.tail
+        if tail and not self.has_header:
+            raise self._refuse("not an arena result file (no header line)")
+        if tail and not _CUT_ROW.match(tail):
+            raise self._refuse(f"line {self.file.last_line} (no newline at the end) is not a row cut short "
+                               f"(if it is one, delete it and run again)")
+
+    def _check_header(self, line: bytes) -> None:
+        header = _json(line)
+        if not isinstance(header, dict) or HEADER_KEY not in header:
+            raise self._refuse("not an arena result file (its first line is no arena header)")
+        if header[HEADER_KEY] != self.settings:
+            raise self._refuse(f"holds an arena run of other settings "
+                               f"({_differ(header[HEADER_KEY], self.settings)}); give another file")
+        self.has_header = True
+
+    def start(self) -> None:
+        """Ready to append: a row cut short dropped, the header written to a new file."""
+        self.file.cut_tail()
+        if not self.has_header:
+            self.file.append((json.dumps({HEADER_KEY: self.settings}, sort_keys=True) + "\n").encode("utf-8"))
+            self.has_header = True
+
+    def write(self, row: DealRow) -> None:
+        """One row appended whole (one write, synced to the disk)."""
+        self.file.append(row_line(row))
+
+    def close(self) -> None:
+        self.file.close()

@@ -2,11 +2,13 @@
 
     >>> config = ArenaConfig(parse_player("advice"), parse_player("rule"), seed=1)
     >>> run = run_arena(config, deals=20, output="arena.jsonl", jobs=2)
-    >>> summary = summarize(run.rows, config)
+    >>> run.summary.difference
 
 Deals are independent work items on the shared worker pool (``jobs`` as
 everywhere: None or 0 all cores, 1 in this process).  A deal's row depends
 only on the seed and its index, never on ``jobs`` or on which worker ran it.
+A run keeps no row: each is written, tallied into the summary and passed to
+``on_row`` as it completes; the rows resumed from the file are read one by one.
 """
 
 from __future__ import annotations
@@ -14,17 +16,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 from .._pool import WorkerPool, resolve_jobs, worker_solver
-from ..cards import cards_text
-from ..errors import DobbmRuntimeError
 from .cluster import run_on_cluster
 from .decisions import Env
-from .duplicate import play_deal
-from .game import deal_board
-from .rows import open_for_rows, read_rows, write_line
+from .duplicate import play_deal, table_plan
+from .game import SEATS, deal_board
+from .results import DealRow
+from .rows import ArenaFile, ArenaWriteError
 from .strategies import ARENA_SAMPLES, ArenaError, ArenaSamples, Player
+from .summary import ArenaSummary, Tally
+
+__all__ = ["MAX_DEALS", "ArenaConfig", "ArenaRun", "ArenaWriteError", "arena_deal", "check_arena", "run_arena"]
 
 #: The most deals one run may ask for.
 MAX_DEALS = 1_000_000
@@ -48,16 +52,22 @@ class ArenaConfig:
 
 @dataclass
 class ArenaRun:
-    """The rows of a run (deal order), how many were already in the file, whether
-    Ctrl-C stopped it, and its wall-clock seconds."""
+    """What a run did: its summary over every deal done (resumed and played), how many
+    deals came from the file, those played now (their indices, in the order they were
+    done), whether Ctrl-C stopped it, and its wall-clock seconds."""
 
-    rows: list[dict[str, Any]]
+    summary: ArenaSummary
     resumed: int = 0
     interrupted: bool = False
     seconds: float = 0.0
     jobs: int = 1
     played: list[int] = field(default_factory=list)
     scheduler: str | None = None
+
+    @property
+    def done(self) -> int:
+        """The deals done: resumed and played now."""
+        return self.resumed + len(self.played)
 
     @property
     def where(self) -> str:
@@ -75,74 +85,86 @@ def check_arena(deals: int, seed: int) -> None:
         raise ArenaError(f"--seed must be a whole number, 0 or more, not {seed!r}")
 
 
-def arena_deal(config: ArenaConfig, index: int) -> dict[str, Any]:
+def arena_deal(config: ArenaConfig, index: int) -> DealRow:
     """One deal's row: the cards dealt and every table's result (a pool task)."""
     board = deal_board(config.seed, index)
     env = Env(worker_solver(), config.samples)
     tables = play_deal(board, env, config.a, config.b, config.per_decision)
-    return {"deal": index, "seed": config.seed,
-            "hands": {s: cards_text(h) for s, h in board.hands.items()},
-            "dobb": cards_text(board.dobb), "tables": tables}
+    return DealRow(deal=index, seed=config.seed, hands=dict(board.hands), dobb=board.dobb, tables=tables)
 
 
-class ArenaWriteError(DobbmRuntimeError):
-    """A row that could not be written (a full disk, say): the rows before it stay."""
+class _Resumed:
+    """The checks of a row read back against the run: its seed, its deal number (one of
+    the run's, given once), the cards of that deal, the tables of the players."""
 
+    def __init__(self, config: ArenaConfig) -> None:
+        self.config = config
+        self.tables = set(table_plan(config.a, config.b, config.per_decision))
+        self.seen = bytearray(MAX_DEALS)
 
-def _open(output: str, settings: dict[str, Any]) -> TextIO:
-    try:
-        return open_for_rows(output, settings)
-    except OSError as e:
-        raise ArenaError(f"--output {output}: cannot be written ({e.strerror or e})") from None
-
-
-def _write(f: TextIO, output: str | None, row: dict[str, Any]) -> None:
-    try:
-        write_line(f, row)
-    except OSError as e:
-        raise ArenaWriteError(f"--output {output}: writing a row failed ({e.strerror or e}); "
-                              f"the rows before it stay") from None
+    def __call__(self, row: DealRow) -> str | None:
+        c = self.config
+        if row.seed != c.seed:
+            return f"a row of seed {row.seed}, this run's seed is {c.seed}"
+        if not 0 <= row.deal < MAX_DEALS:
+            return f"deal {row.deal} is not a deal number of a run (0 to {MAX_DEALS - 1})"
+        if self.seen[row.deal]:
+            return f"deal {row.deal} is in the file twice"
+        self.seen[row.deal] = 1
+        board = deal_board(c.seed, row.deal)
+        if dict(row.hands) != dict(board.hands) or row.dobb != board.dobb:
+            return f"the cards of deal {row.deal} are not those seed {c.seed} deals"
+        if set(row.tables) != self.tables:
+            return f"its tables are not those of {c.a.name} against {c.b.name}"
+        return None
 
 
 def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: int | None = None,
-              on_row: Callable[[dict[str, Any]], None] | None = None, scheduler: str | None = None) -> ArenaRun:
+              on_row: Callable[[DealRow], None] | None = None, scheduler: str | None = None) -> ArenaRun:
     """Play deals ``0 .. deals-1`` (those not yet in ``output``), writing each row to
-    ``output`` as it completes; the rows of all ``deals`` in deal order.  ``scheduler``:
-    the address of a Dask scheduler to run on instead of local workers (``jobs`` is then unused)."""
+    ``output`` as it completes; the summary over all ``deals`` done.  ``on_row`` is given
+    each row played now.  ``scheduler``: the address of a Dask scheduler to run on
+    instead of local workers (``jobs`` is then unused)."""
     check_arena(deals, config.seed)
     n_jobs = resolve_jobs(jobs)
-    done: dict[int, dict[str, Any]] = {}
-    settings = config.settings()
-    if output is not None:
-        done = {i: r for i, r in read_rows(output, settings).items() if i < deals}
-    todo = [i for i in range(deals) if i not in done]
-    run = ArenaRun([], resumed=len(done), jobs=n_jobs, scheduler=scheduler)
-    t0 = time.perf_counter()
-    f = _open(output, settings) if output is not None and todo else None
-    task = partial(arena_deal, config)
-
-    def take(index: int, row: dict[str, Any]) -> None:
-        if f is not None:
-            _write(f, output, row)
-        done[index] = row
-        run.played.append(index)
-        if on_row is not None:
-            on_row(row)
-
+    tally = Tally(config)
+    run = ArenaRun(tally.summary(), jobs=n_jobs, scheduler=scheduler)
+    out = ArenaFile(output, config.settings(), SEATS) if output is not None else None
     try:
-        if scheduler is not None:
-            for index, row in run_on_cluster(scheduler, task, todo):
-                take(index, row)
-        else:
-            with WorkerPool(n_jobs) as pool:
-                for index, row in pool.run(task, todo):
+        resumed = _Resumed(config)
+        if out is not None:
+            for row in out.rows(resumed):
+                if row.deal < deals:   # a rerun with fewer deals sums up the first ones
+                    tally.add(row)
+                    run.resumed += 1
+        todo = [i for i in range(deals) if not resumed.seen[i]]
+        if out is not None and todo:
+            out.start()
+        t0 = time.perf_counter()
+
+        def take(index: int, row: DealRow) -> None:
+            if out is not None:
+                out.write(row)
+            tally.add(row)
+            run.played.append(index)
+            if on_row is not None:
+                on_row(row)
+
+        task = partial(arena_deal, config)
+        try:
+            if scheduler is not None:
+                for index, row in run_on_cluster(scheduler, task, todo):
                     take(index, row)
-                run.interrupted = pool.interrupted
-    except KeyboardInterrupt:
-        run.interrupted = True
+            else:
+                with WorkerPool(n_jobs) as pool:
+                    for index, row in pool.run(task, todo):
+                        take(index, row)
+                    run.interrupted = pool.interrupted
+        except KeyboardInterrupt:
+            run.interrupted = True
+        run.seconds = time.perf_counter() - t0
     finally:
-        if f is not None:
-            f.close()
-    run.seconds = time.perf_counter() - t0
-    run.rows = [done[i] for i in sorted(done)]
+        if out is not None:
+            out.close()   # closing loses nothing (each row was one write) and raises nothing
+    run.summary = tally.summary()
     return run

@@ -8,14 +8,17 @@ fewer than two deals).  Units are each seat's own settlement.
 from __future__ import annotations
 
 import math
-import statistics
-from dataclasses import dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .duplicate import deal_difference, decision_value, swapped_decisions
 from .game import SEATS
-from .run import ArenaConfig
+from .results import BASE, DealRow
 from .strategies import DECISIONS
+
+if TYPE_CHECKING:   # the run module imports this one
+    from .run import ArenaConfig
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,54 @@ class Mean:
                 "stderr": None if self.stderr is None else round(self.stderr, 4)}
 
 
-def mean_of(values: Sequence[float]) -> Mean:
-    n = len(values)
-    if n == 0:
-        return Mean(0.0, None, 0)
-    m = math.fsum(values) / n
-    se = statistics.stdev(values) / math.sqrt(n) if n > 1 else None
-    return Mean(m, se, n)
+def _sqrt(q: Fraction) -> float:
+    """The square root of ``q`` >= 0, correctly rounded to a float (as ``statistics.stdev``
+    rounds it): the root to 55 more bits than a float holds, its last bit set if inexact
+    (round to odd), then one rounding to a float."""
+    n, d = q.numerator, q.denominator
+    shift = (n.bit_length() - d.bit_length() - 2 * 53 - 3) // 2
+    if shift >= 0:
+        a = math.isqrt(n // (d << 2 * shift))
+        root = (a | (a * a * (d << 2 * shift) != n)) << shift
+        return float(root)
+    a = math.isqrt((n << -2 * shift) // d)
+    return (a | (a * a * d != n << -2 * shift)) / (1 << -shift)
+
+
+@dataclass
+class Running:
+    """A mean and its standard error kept exactly as the values come, in any order:
+    their count, sum and sum of squares as fractions (each value is a float, so each
+    is exact).  :meth:`mean` gives what ``math.fsum`` and ``statistics.stdev`` give
+    on the list of values, without keeping the list."""
+
+    n: int = 0
+    total: Fraction = field(default_factory=Fraction)
+    squares: Fraction = field(default_factory=Fraction)
+
+    def add(self, value: float) -> None:
+        x = Fraction(value)
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+
+    def mean(self) -> Mean:
+        n = self.n
+        if n == 0:
+            return Mean(0.0, None, 0)
+        m = float(self.total) / n
+        if n == 1:
+            return Mean(m, None, 1)
+        variance = (n * self.squares - self.total * self.total) / n / (n - 1)
+        return Mean(m, _sqrt(variance) / math.sqrt(n), n)
+
+
+def mean_of(values: Iterable[float]) -> Mean:
+    """The mean of ``values`` and its standard error ``stdev / sqrt(n)``."""
+    running = Running()
+    for v in values:
+        running.add(v)
+    return running.mean()
 
 
 @dataclass(frozen=True)
@@ -71,27 +115,53 @@ class ArenaSummary:
         }
 
 
-def summarize(rows: Sequence[dict[str, Any]], config: ArenaConfig) -> ArenaSummary:
-    """The summary of ``rows`` (one per deal, as :func:`~.run.run_arena` writes them)."""
-    a_units, b_units, diffs = [], [], []
+class Tally:
+    """An arena's summary kept up to date row by row (rows in any order), so that a run
+    keeps no row: :meth:`add` each deal's row, :meth:`summary` at any time."""
+
+    def __init__(self, config: ArenaConfig) -> None:
+        self.config = config
+        self.deals = 0
+        self.a, self.b, self.difference = Running(), Running(), Running()
+        self.swapped = swapped_decisions(config.a, config.b)
+        self.per_decision = {d: Running() for d in self.swapped}
+        # contract -> how many tables, and where it first shows (deal, table in the row)
+        self.contracts: dict[str, int] = {}
+        self.first: dict[str, tuple[int, int]] = {}
+
+    def add(self, row: DealRow) -> None:
+        self.deals += 1
+        a, b, d = deal_difference(row.tables, SEATS)
+        self.a.add(a)
+        self.b.add(b)
+        self.difference.add(d)
+        if self.config.per_decision:
+            for dec in self.swapped:
+                self.per_decision[dec].add(decision_value(row.tables, SEATS, dec))
+        for i, (key, t) in enumerate(row.tables.items()):
+            if key == BASE or key.swapped is None:
+                name = t.contract or "thrown in"
+                self.contracts[name] = self.contracts.get(name, 0) + 1
+                self.first[name] = min(self.first.get(name, (row.deal, i)), (row.deal, i))
+
+    def summary(self) -> ArenaSummary:
+        n = self.deals
+        per: dict[str, Mean | None] = {}
+        for dec in DECISIONS:
+            if dec not in self.swapped:
+                per[dec] = Mean(0.0, 0.0 if n > 1 else None, n)
+            elif self.config.per_decision:
+                per[dec] = self.per_decision[dec].mean()
+            else:
+                per[dec] = None
+        # the contracts in the order they first show in deal order
+        contracts = {k: self.contracts[k] for k in sorted(self.contracts, key=self.first.__getitem__)}
+        return ArenaSummary(self.config, n, self.a.mean(), self.b.mean(), self.difference.mean(), per, contracts)
+
+
+def summarize(rows: Iterable[DealRow], config: ArenaConfig) -> ArenaSummary:
+    """The summary of ``rows`` (one per deal, as :func:`~.run.run_arena` plays them)."""
+    tally = Tally(config)
     for row in rows:
-        a, b, d = deal_difference(row["tables"], SEATS)
-        a_units.append(a)
-        b_units.append(b)
-        diffs.append(d)
-    swapped = swapped_decisions(config.a, config.b)
-    per: dict[str, Mean | None] = {}
-    for dec in DECISIONS:
-        if dec not in swapped:
-            per[dec] = Mean(0.0, 0.0 if len(rows) > 1 else None, len(rows))
-        elif config.per_decision:
-            per[dec] = mean_of([decision_value(r["tables"], SEATS, dec) for r in rows])
-        else:
-            per[dec] = None
-    contracts: dict[str, int] = {}
-    for row in rows:
-        for name, t in row["tables"].items():
-            if name == "base" or name.startswith("A@"):
-                key = t["contract"] or "thrown in"
-                contracts[key] = contracts.get(key, 0) + 1
-    return ArenaSummary(config, len(rows), mean_of(a_units), mean_of(b_units), mean_of(diffs), per, contracts)
+        tally.add(row)
+    return tally.summary()

@@ -38,7 +38,7 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     written stay, exit code 130.
     """
     with exit_on_ctrl_c():
-        from ..arena import ArenaConfig, check_arena, parse_player, run_arena, summarize
+        from ..arena import ArenaConfig, check_arena, parse_player, run_arena
         from ..report.arena import arena_dict, arena_text
 
     config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)
@@ -46,11 +46,11 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     with Progress("arena", quiet) as bar:
         bar.start(deals)
         run = run_arena(config, deals, output, jobs, on_row=lambda row: bar.advance(), scheduler=scheduler)
-    summary = summarize(run.rows, config)
+    summary = run.summary
     if as_json:
         echo_json(arena_dict(summary, run))
     else:
         echo(arena_text(summary, run))
     if run.interrupted:
-        exit_interrupted(f"interrupted: {len(run.rows)} of {deals} deals done"
+        exit_interrupted(f"interrupted: {run.done} of {deals} deals done"
                          f"{'; the rows written stay in ' + output if output else ''}")

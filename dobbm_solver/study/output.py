@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
+from ..resultfile import LockedFile, file_kind, regular_file
 from .codecs import (
     csv_header,
     csv_line,
@@ -33,11 +32,6 @@ from .codecs import (
 from .collect import StudyDeal
 from .errors import StudyError, StudyRunError
 from .rows import ANALYZE_COLUMNS, VALUE_COLUMNS, columns
-
-try:  # POSIX: an exclusive lock on the output while a study writes it
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["ResultFile", "ResultText", "parse_results", "read_results"]
 
@@ -58,18 +52,6 @@ class ResultText:
     columns: list[str] = field(default_factory=list)
     rows: list[tuple[bytes, dict[str, Any]]] = field(default_factory=list)
     tail: bytes = b""
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    return "not a regular file"
 
 
 def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
@@ -121,48 +103,17 @@ class ResultFile:
         self.fmt = output_format(path)
         self.mode = mode
         self.columns = columns(mode)
-        self.fd: int | None = None
-        self.path = Path(os.path.realpath(path))   # through symbolic links: the file itself
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            st = None
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            raise StudyError(f"{self.name}: is {_kind(st.st_mode)}; give a regular file")
-        parent = self.path.parent
-        if not parent.is_dir():
-            raise StudyError(f"{self.name}: no such directory {str(Path(path).parent)!r}")
+        self.file: LockedFile | None = None
+        self.path = regular_file(path, self.name, StudyError)   # through symbolic links
 
     # -- open, lock, read ----------------------------------------------------
     def _open(self) -> None:
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-        try:
-            fd = os.open(self.path, flags, 0o666)
-        except OSError as e:
-            raise StudyError(f"{self.name}: {e.strerror or e}") from None
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):   # it changed since __init__
-            os.close(fd)
-            raise StudyError(f"{self.name}: is {_kind(st.st_mode)}; give a regular file")
-        if fcntl is not None:
-            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                raise StudyError(f"{self.name}: another study is writing this file") from None
-        self.fd = fd
+        self.file = LockedFile(self.path, self.name, error=StudyError, write_error=StudyRunError,
+                               busy="another study is writing this file")
 
     def _read(self) -> bytes:
-        assert self.fd is not None
-        chunks = []
-        os.lseek(self.fd, 0, os.SEEK_SET)
-        while True:
-            b = os.read(self.fd, 1 << 20)
-            if not b:
-                break
-            chunks.append(b)
-        return b"".join(chunks)
+        assert self.file is not None
+        return self.file.read_all()
 
     def prepare(self, items: Sequence[StudyDeal]) -> Prepared:
         """Open and lock the output; return the keys done, the stale rows dropped and
@@ -207,57 +158,16 @@ class ResultFile:
         return done, stale, truncated
 
     def _rewrite(self, lines: list[bytes]) -> None:
-        """Replace the file's contents atomically (temporary file, then rename) and
-        lock the new file.  On failure (a full disk) the file is as it was."""
-        data = b"".join(line + b"\n" for line in lines)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        except OSError as e:
-            raise StudyRunError(f"{self.name}: cannot make a temporary file beside it to rewrite it "
-                                f"({e.strerror or e}); it is left as it was") from None
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            try:
-                os.chmod(tmp, os.stat(self.path).st_mode & 0o777)
-            except OSError:
-                pass
-            os.replace(tmp, self.path)
-        except BaseException as e:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            if isinstance(e, OSError):
-                raise StudyRunError(f"{self.name}: cannot rewrite it ({e.strerror or e}); "
-                                    "it is left as it was") from None
-            raise
-        old = self.fd
-        self.fd = None
-        self._open()
-        if old is not None:
-            os.close(old)
+        """Replace the file's contents atomically and lock the new file.  On failure
+        (a full disk) the file is as it was."""
+        assert self.file is not None
+        self.file.replace(b"".join(line + b"\n" for line in lines))
 
     # -- writing -------------------------------------------------------------
     def _write_text(self, text: str) -> None:
-        """Append ``text`` whole or not at all: a failed write (a full disk, a file size
-        limit) is cut back off and raises :class:`StudyRunError`."""
-        assert self.fd is not None
-        data = text.encode("utf-8")
-        start = os.fstat(self.fd).st_size
-        try:
-            while data:   # one write for a line in practice; loop on a short write
-                n = os.write(self.fd, data)
-                data = data[n:]
-        except OSError as e:
-            try:
-                os.ftruncate(self.fd, start)
-            except OSError:   # pragma: no cover - a cut-short last row is dropped next time
-                pass
-            raise StudyRunError(f"{self.name}: cannot write ({e.strerror or e}); the rows written so far "
-                                "are kept: make room and run the same command again to resume") from None
+        """Append ``text`` whole or not at all (see :meth:`LockedFile.append`)."""
+        assert self.file is not None
+        self.file.append(text.encode("utf-8"))
 
     def write(self, row: dict[str, Any]) -> None:
         """Append one row, whole, with one ``write``."""
@@ -265,9 +175,9 @@ class ResultFile:
 
     def close(self) -> None:
         """Close the file (which releases the lock)."""
-        if self.fd is not None:
-            os.close(self.fd)   # closing releases the lock
-            self.fd = None
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -279,7 +189,7 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
             mode = os.fstat(f.fileno()).st_mode
             if not stat.S_ISREG(mode):
-                raise StudyError(f"{path}: is {_kind(mode)}; not a study output")
+                raise StudyError(f"{path}: is {file_kind(mode)}; not a study output")
             data = f.read()
     except OSError as e:
         raise StudyError(f"{path}: {e.strerror or e}") from None
