@@ -88,11 +88,11 @@ class ArenaFile:
                 row = DealRow.from_json(obj, self.seats)
             except RowError as e:
                 raise self._refuse(f"line {n}: {e}") from None
-            if row.to_json() != obj:
-                raise self._refuse(f"line {n} is not a row as the arena writes it")
             why = check(row)
             if why:
                 raise self._refuse(f"line {n}: {why}")
+            if row.to_json() != obj:
+                raise self._refuse(f"line {n} is not a row as the arena writes it")
             yield row
         tail = self.file.tail
         if tail and not self.has_header:
