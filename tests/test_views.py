@@ -189,3 +189,131 @@ def test_views_bound_doublings_like_deals(doublings: int) -> None:
         make_view(replace(spec, doublings=doublings), "double")
     with pytest.raises(HandFileError, match=f"doublings: must be a whole number from 0 to {MAX_DOUBLINGS}"):
         parse_specs(RETOUR.replace("doublings: 1", f"doublings: {doublings}"), "t.yaml")
+
+
+# --------------------------------------------------------------------------
+# a view from typed values: View.from_seat runs the checks of a hand file
+
+
+def test_from_seat_gives_the_view_a_file_gives() -> None:
+    from views import random_play_view
+
+    from dobbm_solver.analyzer import View
+
+    for command, texts in VIEW_TEXTS.items():
+        for text in texts:
+            v = view_of(text, command)
+            typed = View.from_seat(command, seats=v.seats, me=v.me, hand=v.my_hand, declarer=v.spec().declarer,
+                                   contract=v.spec().contract, dobb=v.dobb, discard=v.discard, tricks=v.tricks,
+                                   doublings=v.doublings, dealer=v.dealer, bids=v.bids, must=v.must)
+            assert typed == v
+    for seed in range(20):
+        v, _ = random_play_view(seed)
+        if set(v.hands) != {v.me}:
+            continue    # a card of another hand seen: not a seat's own view
+        typed = View.from_seat("play", seats=v.seats, me=v.me, hand=v.my_hand, declarer=v.declarer,
+                               contract=v.contract, dobb=v.dobb, discard=v.discard, tricks=v.tricks,
+                               dealer=v.dealer)
+        assert typed == v
+
+
+@pytest.mark.parametrize("changes, key, words", [
+    ({"me": "Eve"}, "me", "'Eve' is not a seat"),
+    ({"seats": ("Anna", "Bert", "Cora")}, "seats", "need 4 seats"),
+    ({"seats": ("Anna", "Bert", "Cora", "an na")}, "seats", "bad seat name"),
+    ({"contract": "grand"}, "contract", "must be one of dobbm | solo"),
+    ({"bids": (("Anna", "double"),)}, "bids", "bid 1"),
+    ({"hand": 1 << 40}, "hands.Cora", "not a set of cards of the deck"),
+    ({"tricks": ((36,),)}, "tricks", "trick 1: not cards of the deck"),
+    ({"hand": 0b111}, "hands.Cora", "holds 3 cards, should hold 8"),
+])
+def test_from_seat_refuses_what_a_file_could_not_say(changes: dict, key: str, words: str) -> None:
+    from dobbm_solver.analyzer import View
+    from dobbm_solver.handfile import HandFileError
+
+    v = view_of(DOUBLE_DEFENDER, "double")
+    given = dict(seats=v.seats, me=v.me, hand=v.my_hand, declarer=v.declarer, contract=v.contract,
+                 dealer=v.dealer, bids=v.bids)
+    given.update(changes)
+    with pytest.raises(HandFileError) as info:
+        View.from_seat("double", **given)
+    assert info.value.key == key and words in info.value.message, str(info.value)
+    assert str(info.value).startswith(f"<view>: {key}: ")
+
+
+# --------------------------------------------------------------------------
+# input past the rules' end: one clean error, never an IndexError
+
+FIVE_BIDS = "  - {Anna: pass}\n  - {Bert: pass}\n  - {Cora: pass}\n  - {Dave: pass}\n  - {Anna: pass}\n"
+PLAYED_BIDS = ("  - {Bert: dobbm}\n  - {Cora: pass}\n  - {Dave: pass}\n  - {Anna: pass}\n")
+
+
+@pytest.mark.parametrize("command, text", [
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", FIVE_BIDS)),
+    ("bid", bid_file("HA H10 HK EA E9 L8 L7 S6", FIVE_BIDS * 3)),
+    ("double", DOUBLE_DEFENDER + "  - {Bert: pass}\n"),
+    ("play", DOUBLE_DEFENDER + "  - {Bert: pass}\n"),
+    ("play", DOUBLE_DEFENDER.replace(PLAYED_BIDS, PLAYED_BIDS * 2)),
+])
+def test_five_or_more_bids_are_one_clean_error(command: str, text: str) -> None:
+    e = error_of(text, command)
+    assert e.key == "bids" and "each of the 4 players speaks at most once" in e.message, str(e)
+
+
+def test_five_or_more_bids_from_typed_values_too() -> None:
+    from dobbm_solver.analyzer import View
+    from dobbm_solver.handfile import HandFileError
+
+    bids = (("Anna", "pass"), ("Bert", "pass"), ("Cora", "pass"), ("Dave", "pass"), ("Anna", "pass"))
+    with pytest.raises(HandFileError, match="bids: 5 bids"):
+        View.from_seat("bid", seats=("Anna", "Bert", "Cora", "Dave"), dealer="Dave", me="Bert",
+                       hand=cardset(range(8)), bids=bids)
+
+
+@pytest.mark.parametrize("command", ["bid", "double", "play"])
+def test_five_bids_at_the_command_line_exit_2(tmp_path, command: str) -> None:
+    from click.testing import CliRunner
+
+    from dobbm_solver import cli
+    text = bid_file("HA H10 HK EA E9 L8 L7 S6", FIVE_BIDS) if command == "bid" else \
+        DOUBLE_DEFENDER + "  - {Bert: pass}\n"
+    path = tmp_path / "view.yaml"
+    path.write_text(text)
+    r = CliRunner().invoke(cli.main, [command, str(path), "--seed", "1", "-j", "1"])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.stderr.strip().splitlines() == [f"Error: {path}: bids: 5 bids, but each of the 4 players speaks "
+                                             f"at most once: the auction ends by the 4th bid"]
+
+
+NINE_TRICKS = "".join(f"  - {t}\n" for t in ["HA H6 H7 H8", "EA E6 E7 E8", "LA L6 L7 L8", "SA S6 S7 S8",
+                                             "HK H9 HU HO", "EK E9 EU EO", "LK L9 LU LO", "SK S9 SU SO",
+                                             "H10"])
+
+
+def test_more_than_eight_tricks_in_a_view_is_one_clean_error() -> None:
+    from dobbm_solver.analyzer import View
+    from dobbm_solver.handfile import HandFileError
+
+    text = RETOUR.replace("doublings: 1\n", "") + "tricks:\n" + NINE_TRICKS
+    e = error_of(text, "play")
+    assert (e.key, e.message) == ("tricks", "at most 8 tricks, not 9")
+    tricks = tuple((c,) * 1 for c in range(9))
+    with pytest.raises(HandFileError, match="tricks: at most 8 tricks, not 9"):
+        View.from_seat("play", seats=("Anna", "Bert", "Cora", "Dave"), me="Anna", hand=0, declarer="Anna",
+                       contract="solo", tricks=tricks)
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "score", "review"])
+@pytest.mark.parametrize("name", ["played.yaml", "played_dealt.yaml"])
+def test_more_than_eight_tricks_in_a_deal_exit_2(tmp_path, command: str, name: str) -> None:
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from dobbm_solver import cli
+    hands = Path(__file__).resolve().parents[1] / "hands"
+    path = tmp_path / name
+    path.write_text((hands / name).read_text() + "- H6\n")
+    r = CliRunner().invoke(cli.main, [command, str(path)])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.stderr.strip().splitlines() == [f"Error: {path}: tricks: at most 8 tricks, not 9"]
