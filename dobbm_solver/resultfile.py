@@ -152,18 +152,6 @@ class LockedFile:
         return self.error(f"{self.name}: line {n} is longer than {cap} bytes: no result row; "
                           f"refused, left as it is")
 
-    def read_all(self) -> bytes:
-        """The whole file (a regular file: its size is known)."""
-        assert self.fd is not None
-        chunks = []
-        os.lseek(self.fd, 0, os.SEEK_SET)
-        while True:
-            b = os.read(self.fd, 1 << 20)
-            if not b:
-                break
-            chunks.append(b)
-        return b"".join(chunks)
-
     # -- changing ------------------------------------------------------------
     def cut_tail(self) -> None:
         """Drop :attr:`tail`, a row cut short (call after reading every line)."""

@@ -9,6 +9,7 @@ never answers.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -538,3 +539,42 @@ def test_a_header_holding_a_line_break_is_named_on_one_line(data):
         parse_results(data, "csv", "f")
     assert str(e.value).startswith("f: line 1 is not the header") and "\n" not in str(e.value)
     assert "\r" not in str(e.value)
+
+
+# --------------------------------------------------------------------------
+# rows read back are checked field by field; lines are read with a size cap
+
+
+@pytest.mark.parametrize("field, value", [("units", "2"), ("nodes", None), ("declarer_points", 1.5),
+                                          ("studied", "yes"), ("seconds", "fast"), ("discard", 3)])
+def test_a_row_with_a_field_of_the_wrong_type_is_refused(tmp_path, written, field, value):
+    lines = written["jsonl"].decode().splitlines()
+    row = json.loads(lines[1])
+    row[field] = value
+    lines[1] = json.dumps(row)
+    out = tmp_path / "o.jsonl"
+    before = ("\n".join(lines) + "\n").encode()
+    out.write_bytes(before)
+    refused(run(*(str(HANDS / n) for n in SMALL), "-o", str(out)), out, "line 2 is not a result row of a study")
+    assert out.read_bytes() == before
+
+
+def test_a_row_with_a_missing_field_is_refused(tmp_path, written):
+    lines = written["jsonl"].decode().splitlines()
+    row = json.loads(lines[0])
+    del row["units"]
+    lines[0] = json.dumps(row)
+    out = tmp_path / "o.jsonl"
+    before = ("\n".join(lines) + "\n").encode()
+    out.write_bytes(before)
+    refused(run(*(str(HANDS / n) for n in SMALL), "-o", str(out)), out, "line 1 is not a result row of a study")
+    assert out.read_bytes() == before
+
+
+def test_a_line_too_long_to_be_a_row_is_refused_without_reading_on(tmp_path, written):
+    from dobbm_solver.resultfile import MAX_LINE
+    out = tmp_path / "o.jsonl"
+    before = written["jsonl"] + b"x" * (MAX_LINE + 1) + b"\n" + written["jsonl"]
+    out.write_bytes(before)
+    refused(run(*(str(HANDS / n) for n in SMALL), "-o", str(out)), out, "line 4 is longer than")
+    assert out.read_bytes() == before

@@ -101,11 +101,24 @@ def _csv_value(v: Any) -> Any:
 
 def is_study_row(obj: object) -> bool:
     """Whether a parsed JSON value is a row as a study writes it: an object with
-    exactly the keys of its mode's columns, string ``id`` and ``hash``."""
+    exactly the keys of its mode's columns, each of its type (whole numbers, the
+    seconds a number, ``studied`` true or false, text otherwise)."""
     if not isinstance(obj, dict) or obj.get("mode") not in MODES:
         return False
-    return (set(obj) == set(columns(obj["mode"])) and isinstance(obj.get("id"), str)
-            and isinstance(obj.get("hash"), str))
+    if set(obj) != set(columns(obj["mode"])):
+        return False
+    for k, v in obj.items():
+        if k in INT_FIELDS:
+            ok = isinstance(v, int) and not isinstance(v, bool)
+        elif k == "seconds":
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+        elif k == "studied":
+            ok = isinstance(v, bool)
+        else:
+            ok = isinstance(v, str)
+        if not ok:
+            return False
+    return True
 
 
 def is_cut_row(fmt: str, tail: bytes) -> bool:

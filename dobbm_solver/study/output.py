@@ -112,8 +112,10 @@ class ResultFile:
                                busy="another study is writing this file")
 
     def _read(self) -> bytes:
+        """The file's contents, read a line at a time (a line too long to be a row is refused)."""
         assert self.file is not None
-        return self.file.read_all()
+        lines = [line + b"\n" for _, line in self.file.lines()]
+        return b"".join(lines) + self.file.tail
 
     def prepare(self, items: Sequence[StudyDeal]) -> Prepared:
         """Open and lock the output; return the keys done, the stale rows dropped and
