@@ -13,7 +13,7 @@ view builder calls the same ones.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from .cards import (
     BB_ALL,
@@ -219,7 +219,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
     # every card exactly once
     seen: dict[Card, str] = {}
 
-    def account(cards, where: str) -> None:
+    def account(cards: Iterable[Card], where: str) -> None:
         for c in cards:
             if c in seen:
                 raise DealError(where, f"{card_name(c)} is also in {seen[c]}")

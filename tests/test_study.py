@@ -26,7 +26,7 @@ from click.testing import CliRunner, Result
 from helpers import alive, children
 
 from dobbm_solver import cli
-from dobbm_solver.cards import BB_TRUMPS, parse_card, popcount, set_names
+from dobbm_solver.cards import BB_TRUMPS, cards_text, parse_card, popcount, set_names
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
 from dobbm_solver.heuristics import random_deal
 from dobbm_solver.notation import format_deal_line
@@ -153,7 +153,7 @@ def test_rows_match_the_solver(local_rows, expected):
             played.declarer, played.contract, played.doublings)
         if exp["trumps"] is not None:
             assert row["trumps"] == exp["trumps"]
-        assert row["discard"] == (" ".join(set_names(played.discard)) if played.discard is not None else "")
+        assert row["discard"] == (cards_text(played.discard) if played.discard is not None else "")
         assert row["studied"] is False
         assert type(row["nodes"]) is int and row["nodes"] >= 0
         assert type(row["seconds"]) is float and row["seconds"] >= 0
@@ -172,7 +172,7 @@ def test_discard_study_row(tmp_path):
     best = ranked[0]
     assert row["studied"] is True and row["deal"] == format_deal_line(deal)
     assert row["declarer_points"] == best.declarer_points
-    assert row["discard"] == " ".join(set_names(best.cards))
+    assert row["discard"] == cards_text(best.cards)
     assert row["nodes"] == sum(r.nodes for r in ranked)
     kept = (deal.hands[deal.declarer] | deal.dobb) & ~best.cards
     assert row["trumps"] == popcount(kept & BB_TRUMPS)

@@ -9,7 +9,7 @@ import yaml
 from randdeals import play_random
 
 from dobbm_solver.analyzer import View, make_view, model_bid
-from dobbm_solver.cards import card_name, cardset, scan_forward, set_names
+from dobbm_solver.cards import card_name, cards_text, cardset, scan_forward, set_names
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import HandFileError, parse_spec, parse_specs
 from dobbm_solver.heuristics import hand_strength, heuristic_discard, legal_discards
@@ -98,12 +98,12 @@ def random_play_view(seed: int) -> tuple[View, Deal]:
     me = rng.choice(SEATS)
     seen = {me: hands[me]}
     doc: dict = {"seats": SEATS, "dealer": dealer, "me": me, "declarer": declarer, "contract": contract,
-                 "hands": {s: " ".join(set_names(c)) for s, c in seen.items()},
+                 "hands": {s: cards_text(c) for s, c in seen.items()},
                  "tricks": [" ".join(card_name(c) for c in t) for t in tricks]}
     if contract == "dobbm" and (me == declarer or rng.random() < 0.3):
-        doc["dobb"] = " ".join(set_names(dobb))
+        doc["dobb"] = cards_text(dobb)
     if contract == "dobbm" and (me == declarer or rng.random() < 0.3):
-        doc["discard"] = " ".join(set_names(discard))
+        doc["discard"] = cards_text(discard)
     if me != declarer and rng.random() < 0.3:
         # a card of another hand seen by chance
         other = rng.choice([s for s in SEATS if s != me and hands[s]] or [me])
