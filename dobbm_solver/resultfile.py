@@ -69,7 +69,11 @@ def regular_file(path: str | os.PathLike[str], name: str, error: type[DobbmError
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise error(f"{name}: is {file_kind(st.st_mode)}; give a regular file")
-    if not real.parent.is_dir():
+    try:
+        parent = real.parent.is_dir()
+    except OSError as e:   # a name past the system's limit, say
+        raise error(f"{name}: cannot be written ({e.strerror or e})") from None
+    if not parent:
         raise error(f"{name}: cannot be written: no such directory {brief(str(Path(path).parent))}")
     return real
 

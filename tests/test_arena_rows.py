@@ -273,3 +273,10 @@ def test_a_bad_row_in_the_library_is_an_arena_error(written):
     config = ArenaConfig(parse_player("rule"), parse_player("rule"), seed=3)
     with pytest.raises(ArenaError, match="line 2: tables.base.units: missing"):
         run_arena(config, 3, str(written), jobs=1)
+
+
+@pytest.mark.parametrize("tail", ["x" * 300, "x" * 300 + "/rows.jsonl"])
+def test_a_file_name_past_the_system_limit_is_one_clean_line(tmp_path, tail):
+    r = run(*RULE, "--deals", "1", "-o", str(tmp_path / tail))
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert len(r.stderr.strip().splitlines()) == 1 and "File name too long" in r.stderr

@@ -578,3 +578,10 @@ def test_a_line_too_long_to_be_a_row_is_refused_without_reading_on(tmp_path, wri
     out.write_bytes(before)
     refused(run(*(str(HANDS / n) for n in SMALL), "-o", str(out)), out, "line 4 is longer than")
     assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("tail", ["x" * 300, "x" * 300 + "/rows.jsonl"])
+def test_an_output_name_past_the_system_limit_is_one_clean_line(tmp_path, tail):
+    out = tmp_path / tail
+    r = run(str(HANDS / "example.yaml"), "-o", str(out))
+    refused(r, out, "File name too long")
