@@ -580,7 +580,7 @@ def test_a_line_too_long_to_be_a_row_is_refused_without_reading_on(tmp_path, wri
     assert out.read_bytes() == before
 
 
-@pytest.mark.parametrize("tail", ["x" * 300, "x" * 300 + "/rows.jsonl"])
+@pytest.mark.parametrize("tail", ["x" * 300 + ".jsonl", "x" * 300 + "/rows.jsonl"])
 def test_an_output_name_past_the_system_limit_is_one_clean_line(tmp_path, tail):
     out = tmp_path / tail
     r = run(str(HANDS / "example.yaml"), "-o", str(out))
