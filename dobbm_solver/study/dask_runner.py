@@ -76,7 +76,7 @@ def dask_client(address: str) -> Any:
     if where is not None:
         _try_port(address, where[1], where[2])
     try:
-        return Client(address, timeout=f"{HANDSHAKE_SECONDS}s")
+        return Client(address, timeout=f"{HANDSHAKE_SECONDS}s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
         raise StudyRunError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
@@ -97,7 +97,7 @@ def map_completed(client: Any, fn: Callable[..., Any], items: Sequence[Any], *, 
                          **kwargs)
     position = {f.key: i for i, f in enumerate(futures)}
     try:
-        for fut in as_completed(futures):
+        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
             try:
                 result = fut.result()
             except passthrough:
