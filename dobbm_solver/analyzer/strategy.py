@@ -18,7 +18,7 @@ from .play import analyze_play
 from .view import View
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MonteCarloStrategy:
     """Plays the card :func:`analyze_play` recommends from the seat's own view.
 
@@ -53,4 +53,4 @@ class MonteCarloStrategy:
 def monte_carlo_strategy(samples: int | None = None, seed: int = 0, jobs: int | None = 1,
                          target_stderr: float = TARGET_STDERR) -> MonteCarloStrategy:
     """The Monte Carlo card player (see :class:`MonteCarloStrategy`)."""
-    return MonteCarloStrategy(samples, seed, jobs, target_stderr)
+    return MonteCarloStrategy(samples=samples, seed=seed, jobs=jobs, target_stderr=target_stderr)

@@ -10,7 +10,7 @@ the contract, and the Dobb and lay-away only when the seat has seen them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
 from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double, model_bid
 from ..analyzer.strategy import MonteCarloStrategy
@@ -25,7 +25,7 @@ from .strategies import DECISIONS, ArenaSamples
 Bids = tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Board:
     """A deal as dealt: the hidden truth of one arena deal.
 
@@ -56,23 +56,25 @@ class Env:
 
     solver: Solver
     samples: ArenaSamples
-    cache: dict[Any, Any] = field(default_factory=dict)
+    #: (deal index, declarer) -> the best lay-away of its Dobbm and its points
+    lay_aways: dict[tuple[int, str], tuple[CardSet, int]] = field(default_factory=dict)
+    #: (deal index, declarer) -> the points of its Solo
+    solos: dict[tuple[int, str], int] = field(default_factory=dict)
 
     def best_lay_away(self, board: Board, declarer: str) -> tuple[CardSet, int]:
         """The open-card best lay-away of ``declarer``'s Dobbm and its points."""
-        key = ("study", board.index, declarer)
-        if key not in self.cache:
+        key = (board.index, declarer)
+        if key not in self.lay_aways:
             best = self.solver.study_discards(board.open_deal(declarer, "dobbm"), jobs=1)[0]
-            self.cache[key] = (best.cards, best.declarer_points)
-        found: tuple[CardSet, int] = self.cache[key]
-        return found
+            self.lay_aways[key] = (best.cards, best.declarer_points)
+        return self.lay_aways[key]
 
     def solo_points(self, board: Board, declarer: str) -> int:
-        key = ("solo", board.index, declarer)
-        if key not in self.cache:
-            self.cache[key] = self.solver.solve(board.open_deal(declarer, "solo")).declarer_points
-        points: int = self.cache[key]
-        return points
+        """The open-card points of ``declarer``'s Solo."""
+        key = (board.index, declarer)
+        if key not in self.solos:
+            self.solos[key] = self.solver.solve(board.open_deal(declarer, "solo")).declarer_points
+        return self.solos[key]
 
 
 def own_view(command: str, board: Board, me: str, bids: Bids, hand: CardSet, *, declarer: str | None = None,
@@ -179,7 +181,7 @@ class WholeMonteCarlo:
         self.seed = seed
 
     def __call__(self, view: SeatView) -> Card:
-        card, advice = MonteCarloStrategy(self.samples, self.seed, jobs=1).advise(view)
+        card, advice = MonteCarloStrategy(samples=self.samples, seed=self.seed, jobs=1).advise(view)
         if advice is not None:
             whole(advice)
         return card

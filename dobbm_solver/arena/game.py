@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from ..cards import NUM_CARDS, CardSet
 from ..deal import Deal, final_points, replay
@@ -34,6 +34,8 @@ from ..rules import units
 from .decisions import Bids, Board, Env, decide_bid, decide_discard, decide_double, play_strategy
 from .results import TableResult
 from .strategies import Player
+
+A = TypeVar("A")   # an answer: a bid, a lay-away, whether to double
 
 SEATS: tuple[str, ...] = DEFAULT_SEATS[:4]
 #: The dealer of every arena deal (the deal does not rotate); forehand is the seat after.
@@ -47,7 +49,8 @@ def deal_board(seed: int, index: int) -> Board:
     order = list(range(NUM_CARDS))
     rng.shuffle(order)
     hands, dobb = deal_cards(order, len(SEATS))
-    return Board(index, SEATS, DEALER, dict(zip(SEATS, hands)), dobb, rng.randrange(2 ** 31))
+    return Board(index=index, seats=SEATS, dealer=DEALER, hands=dict(zip(SEATS, hands)), dobb=dobb,
+                 seed=rng.randrange(2 ** 31))
 
 
 def bidding_order(board: Board) -> tuple[str, ...]:
@@ -64,9 +67,9 @@ class Asked:
     whenever the swapped strategy answers the same (see :mod:`.duplicate`)."""
 
     def __init__(self) -> None:
-        self.record: dict[tuple[str, str], tuple[Any, Callable[[str], Any]]] = {}
+        self.record: dict[tuple[str, str], tuple[object, Callable[[str], object]]] = {}
 
-    def ask(self, seat: str, decision: str, strategy: str, answer_of: Callable[[str], Any]) -> Any:
+    def ask(self, seat: str, decision: str, strategy: str, answer_of: Callable[[str], A]) -> A:
         answer = answer_of(strategy)
         self.record[(seat, decision)] = (answer, answer_of)
         return answer
