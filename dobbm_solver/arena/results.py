@@ -105,12 +105,12 @@ class TableResult:
         bids = tuple(_bid(b, seats, f"{key}.bids") for b in _list(fields["bids"], f"{key}.bids"))
         declarer = _optional(fields["declarer"], f"{key}.declarer", lambda v, k: _seat(v, seats, k))
         contract = _optional(fields["contract"], f"{key}.contract", lambda v, k: _word(v, CONTRACTS, k))
-        discard = _optional(fields["discard"], f"{key}.discard", _cards)
+        discard = _optional(fields["discard"], f"{key}.discard", _read_card_set)
         doubled_by = tuple(_seat(s, seats, f"{key}.doubled_by") for s in _list(fields["doubled_by"],
                                                                                f"{key}.doubled_by"))
         doublings = _whole(fields["doublings"], f"{key}.doublings")
         points = _optional(fields["points"], f"{key}.points", _whole)
-        tricks = tuple(tuple(_card_list(t, f"{key}.tricks")) for t in _list(fields["tricks"], f"{key}.tricks"))
+        tricks = tuple(tuple(_read_card_list(t, f"{key}.tricks")) for t in _list(fields["tricks"], f"{key}.tricks"))
         raw_units = fields["units"]
         if not isinstance(raw_units, dict):
             raise RowError(f"{key}.units", f"must map each seat to its units, not {brief(raw_units)}")
@@ -147,8 +147,8 @@ class DealRow:
         raw_hands = fields["hands"]
         if not isinstance(raw_hands, dict) or set(raw_hands) != set(seats):
             raise RowError("hands", f"must give the cards of {', '.join(seats)}")
-        hands = {s: _cards(raw_hands[s], f"hands.{s}") for s in seats}
-        dobb = _cards(fields["dobb"], "dobb")
+        hands = {s: _read_card_set(raw_hands[s], f"hands.{s}") for s in seats}
+        dobb = _read_card_set(fields["dobb"], "dobb")
         raw_tables = fields["tables"]
         if not isinstance(raw_tables, dict) or not raw_tables:
             raise RowError("tables", f"must map each table to its result, not {brief(raw_tables)}")
@@ -205,7 +205,7 @@ def _bid(value: object, seats: tuple[str, ...], key: str) -> tuple[str, str]:
     return _seat(value[0], seats, key), _word(value[1], BIDS, key)
 
 
-def _card_list(value: object, key: str) -> list[Card]:
+def _read_card_list(value: object, key: str) -> list[Card]:
     if not isinstance(value, str):
         raise RowError(key, f"must be card names, not {brief(value)}")
     try:
@@ -214,8 +214,8 @@ def _card_list(value: object, key: str) -> list[Card]:
         raise RowError(key, str(e)) from None
 
 
-def _cards(value: object, key: str) -> CardSet:
-    return cardset(_card_list(value, key))
+def _read_card_set(value: object, key: str) -> CardSet:
+    return cardset(_read_card_list(value, key))
 
 
 def _optional(value: object, key: str, read: Callable[[object, str], T]) -> T | None:
