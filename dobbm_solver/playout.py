@@ -54,7 +54,7 @@ class StrategyError(DobbmRuntimeError):
     """A strategy that answered with a card its seat may not play."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SeatView:
     """What ``seat`` sees when it is to play.
 

@@ -34,7 +34,7 @@ class ReviewError(DobbmError):
     """A deal that cannot be reviewed (a Dobbm whose lay-away is not chosen)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CardReview:
     """One card played and what open-card play says of it.
 
@@ -75,7 +75,7 @@ class CardReview:
         return "units" if self.units_cost else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayerReview:
     """One seat's play: its cards that cost points, and what they cost its side
     (the declarer's points for the declarer, the defenders' for a defender)."""
@@ -87,7 +87,7 @@ class PlayerReview:
     units_lost: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Review:
     """A played hand reviewed.
 
@@ -152,7 +152,8 @@ def review_hand(solver: Solver, deal: Deal) -> Review:
         now = begin = solver.solve(position).declarer_points
     if state.finished:
         assert now == final_points(position, state)
-    return Review(deal, start, tuple(reviews), _players(deal, reviews), begin, now, state.finished)
+    return Review(deal=deal, start=start, cards=tuple(reviews), players=_players(deal, reviews),
+                  start_points=begin, declarer_points=now, finished=state.finished)
 
 
 def _cards_in_order(deal: Deal) -> list[tuple[int, Card]]:
@@ -170,17 +171,19 @@ def _card_review(deal: Deal, trick: int, state: PlayState, card: Card,
     u_before = units(before, deal.contract, deal.doublings)
     u_after = units(after, deal.contract, deal.doublings)
     best = tuple(c for c in sorted_cards(cardset(values)) if values[c] == before)
-    return CardReview(trick, seat, card, declarer_side, before, after, cost, best,
-                      outcome(before), outcome(after),
-                      u_before - u_after if declarer_side else u_after - u_before)
+    return CardReview(trick=trick, seat=seat, card=card, declarer_side=declarer_side, before=before,
+                      after=after, cost=cost, best=best, outcome_before=outcome(before),
+                      outcome_after=outcome(after),
+                      units_cost=u_before - u_after if declarer_side else u_after - u_before)
 
 
 def _players(deal: Deal, reviews: list[CardReview]) -> tuple[PlayerReview, ...]:
     out = []
     for seat in deal.active_seats:
         costly = tuple(r for r in reviews if r.seat == seat and r.cost > 0)
-        out.append(PlayerReview(seat, seat == deal.declarer, costly,
-                                sum(r.cost for r in costly), sum(r.units_cost for r in costly)))
+        out.append(PlayerReview(seat=seat, declarer_side=seat == deal.declarer, cards_with_cost=costly,
+                                points_lost=sum(r.cost for r in costly),
+                                units_lost=sum(r.units_cost for r in costly)))
     return tuple(out)
 
 

@@ -374,3 +374,29 @@ def test_the_shipped_example(tmp_path, capsys):
         assert "no plot saved" in text
     else:
         assert out.stat().st_size > 0
+
+
+# --------------------------------------------------------------------------
+# the running summary: exactly what fsum and statistics.stdev give on the list
+
+def test_running_mean_is_exactly_the_mean_of_the_list():
+    import math
+    import random
+    import statistics
+
+    from dobbm_solver.arena.summary import Running, mean_of
+    rng = random.Random(7)
+    for _ in range(2000):
+        n = rng.randint(0, 30)
+        values = [rng.choice([rng.randint(-96, 96) / 4, rng.uniform(-50, 50), 0.0]) for _ in range(n)]
+        m = mean_of(values)
+        assert m.deals == n
+        if n == 0:
+            assert (m.units_per_hand, m.stderr) == (0.0, None)
+            continue
+        assert m.units_per_hand == math.fsum(values) / n
+        assert m.stderr == (statistics.stdev(values) / math.sqrt(n) if n > 1 else None)
+        running = Running()     # in another order: the same to the last bit
+        for v in reversed(values):
+            running.add(v)
+        assert running.mean() == m

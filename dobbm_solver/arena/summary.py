@@ -21,7 +21,7 @@ if TYPE_CHECKING:   # the run module imports this one
     from .run import ArenaConfig
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Mean:
     """A mean over deals with its standard error (None: fewer than two deals)."""
 
@@ -68,12 +68,12 @@ class Running:
     def mean(self) -> Mean:
         n = self.n
         if n == 0:
-            return Mean(0.0, None, 0)
+            return Mean(units_per_hand=0.0, stderr=None, deals=0)
         m = float(self.total) / n
         if n == 1:
-            return Mean(m, None, 1)
+            return Mean(units_per_hand=m, stderr=None, deals=1)
         variance = (n * self.squares - self.total * self.total) / n / (n - 1)
-        return Mean(m, _sqrt(variance) / math.sqrt(n), n)
+        return Mean(units_per_hand=m, stderr=_sqrt(variance) / math.sqrt(n), deals=n)
 
 
 def mean_of(values: Iterable[float]) -> Mean:
@@ -84,7 +84,7 @@ def mean_of(values: Iterable[float]) -> Mean:
     return running.mean()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ArenaSummary:
     """``a`` and ``b``: each player's units a hand; ``difference``: A - B, paired;
     ``per_decision``: what A's strategy for each decision is worth over B's (None:
@@ -149,14 +149,15 @@ class Tally:
         per: dict[str, Mean | None] = {}
         for dec in DECISIONS:
             if dec not in self.swapped:
-                per[dec] = Mean(0.0, 0.0 if n > 1 else None, n)
+                per[dec] = Mean(units_per_hand=0.0, stderr=0.0 if n > 1 else None, deals=n)
             elif self.config.per_decision:
                 per[dec] = self.per_decision[dec].mean()
             else:
                 per[dec] = None
         # the contracts in the order they first show in deal order
         contracts = {k: self.contracts[k] for k in sorted(self.contracts, key=self.first.__getitem__)}
-        return ArenaSummary(self.config, n, self.a.mean(), self.b.mean(), self.difference.mean(), per, contracts)
+        return ArenaSummary(config=self.config, deals=n, a=self.a.mean(), b=self.b.mean(),
+                            difference=self.difference.mean(), per_decision=per, contracts=contracts)
 
 
 def summarize(rows: Iterable[DealRow], config: ArenaConfig) -> ArenaSummary:
