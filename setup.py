@@ -120,8 +120,8 @@ extensions = [
     # the lay-away scores are sums that must match the Python rules' to the last
     # bit: no floating-point contraction (and, as everywhere, no -ffast-math)
     Extension(
-        "dobbm_solver._lay_away",
-        ["dobbm_solver/_lay_away.pyx"],
+        "dobbm_solver._discard",
+        ["dobbm_solver/_discard.pyx"],
         extra_compile_args=compile_args + ["-ffp-contract=off"],
     ),
     # the same for the sampler's models, whose likelihoods must round as Python's do

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package (the deals' loader), not whichever one is installed
 
 from dobbm_solver.handfile import load_hand_file  # noqa: E402
-from dobbm_solver.heuristics import legal_discards  # noqa: E402
+from dobbm_solver.models.discard_rule import legal_discards  # noqa: E402
 from dobbm_solver.solver import Solver  # noqa: E402
 
 CORE = re.compile(r"^dobbm_solver/_search[^/]*\.(pyx|pxi|pxd)$")

@@ -5,7 +5,7 @@
 Deals random hands (strength 4 and up; the common middle strengths 8..16
 thinned to 40% so that the strong tail is well covered), gives the first
 hand the Dobb, and solves with open cards both a Dobbm (the lay-away of
-``heuristics.heuristic_discard``) and a
+``models.discard_rule.heuristic_discard``) and a
 Solo against unconstrained defenders.  It prints, by strength, the
 declarer's mean units (3 x units) in each contract and two linear fits:
 
@@ -14,7 +14,7 @@ declarer's mean units (3 x units) in each contract and two linear fits:
 
 With 5000 deals (about a minute on two cores) the fits gave 12.6 and 22.3,
 the solver's own break-even in strength.  The analyzer's bidding model is
-fitted instead to the arena's bidders, on ``analyzer.bidding.bid_score``
+fitted instead to the arena's bidders, on ``models.bidding.bid_score``
 (``benchmarks/measure_inference.py``).  Not a test: pytest does not collect it.
 """
 
@@ -27,7 +27,8 @@ from dataclasses import replace
 from multiprocessing import Pool
 
 from dobbm_solver.deal import Deal
-from dobbm_solver.heuristics import hand_strength, heuristic_discard
+from dobbm_solver.models.discard_rule import heuristic_discard
+from dobbm_solver.models.strength import hand_strength
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 

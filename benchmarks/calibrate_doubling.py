@@ -18,7 +18,7 @@ It records whether the analysis says one more doubling, with the cheap facts
 the model reads (``fast_hand_strength`` and trumps of the player asked: a
 defender's 8 cards, a Solo declarer's 8, a Dobbm declarer's 12), and fits
 ``P(double) = sig(a + b * strength + c * trumps)`` by logistic regression per
-view kind and contract: ``analyzer.doubling.DOUBLING_MODEL``.  Since the
+view kind and contract: ``models.doubling.DOUBLING_MODEL``.  Since the
 analysis values a doubling with the model's answers and samples with its
 signal, the fit is repeated ``R`` rounds, each with the previous round's
 constants in place.  It also prints the side's mean chance of doubling
@@ -55,7 +55,6 @@ from dobbm_solver.analyzer import (
     AnalyzerError,
     analyze_double,
     clear_sampler_cache,
-    doubling,
     make_view,
     runner,
 )
@@ -63,7 +62,8 @@ from dobbm_solver.analyzer import double as double_module
 from dobbm_solver.cards import BB_TRUMPS, popcount, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import fast_hand_strength
+from dobbm_solver.models import doubling
+from dobbm_solver.models.strength import fast_hand_strength
 
 SEATS = ("Anna", "Bert", "Cora", "Dave")
 Model = dict[tuple[str, str], tuple[float, float, float]]

@@ -7,7 +7,7 @@ forehand with 8 cards of ``hand_strength`` 9 to 22, nobody has bid, so the
 other hands and the Dobb are uniform given its cards, as ``bid``'s sampler
 deals them.  ``analyze_bid`` (seed ``i``, default precision unless
 ``--samples``) is run twice: with the lay-away rule it ships
-(``analyzer.work.BID_LAY_AWAY``, the calibrated rule) and with
+(``analyzer.work.BID_DISCARD``, the calibrated rule) and with
 ``heuristic_discard`` (the rule before).  Realised: the declarer's 12 cards
 as dealt are laid away by ``analyze_discard`` (the other three passed;
 seed ``i``, default precision), the deal is solved with open cards, and the
@@ -35,15 +35,14 @@ import math
 from multiprocessing import Pool
 from typing import Any, Sequence
 
-from calibrate_lay_away import deal_hand
+from calibrate_discard import deal_hand
 
 from dobbm_solver.analyzer import analyze_bid, analyze_discard, make_view, work
-from dobbm_solver.analyzer.bidding import solo_probability
-from dobbm_solver.analyzer.lay_away_rule import calibrated_discard
 from dobbm_solver.cards import parse_card, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import heuristic_discard
+from dobbm_solver.models.bidding import solo_probability
+from dobbm_solver.models.discard_rule import calibrated_discard, heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 
@@ -80,9 +79,9 @@ def one(args: tuple[int, int | None]) -> dict[str, Any]:
     hands, dobb = deal_hands(i)
     out: dict[str, Any] = {"i": i}
     for name, rule in (("calibrated", calibrated_discard), ("heuristic", heuristic_discard)):
-        work.BID_LAY_AWAY = rule
+        work.BID_DISCARD = rule
         out[name] = _dobbm(analyze_bid(_view(hands, "bid"), samples=samples, seed=i, jobs=1))
-    work.BID_LAY_AWAY = calibrated_discard
+    work.BID_DISCARD = calibrated_discard
     advice = analyze_discard(_view(hands, "discard", dobb), seed=i, jobs=1)
     chosen = sum(1 << parse_card(n) for n in advice.recommendation)
     w = 1.0

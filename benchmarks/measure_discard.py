@@ -28,7 +28,7 @@ from dobbm_solver.analyzer import analyze_discard, make_view
 from dobbm_solver.cards import parse_card
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import heuristic_discard
+from dobbm_solver.models.discard_rule import heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 

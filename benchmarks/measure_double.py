@@ -28,10 +28,11 @@ import statistics
 
 from measure_errors import SEATS, model_deal
 
-from dobbm_solver.analyzer import analyze_double, bidding, make_view, sampling
+from dobbm_solver.analyzer import analyze_double, make_view, sampling
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_specs
+from dobbm_solver.models import bidding
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
 

@@ -32,13 +32,14 @@ from dobbm_solver.analyzer import (
     analyze_discard,
     analyze_double,
     analyze_play,
-    bid_probabilities,
     make_view,
 )
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
+from dobbm_solver.dealer import deal_cards
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import deal_cards, heuristic_discard
+from dobbm_solver.models.bidding import bid_probabilities
+from dobbm_solver.models.discard_rule import heuristic_discard
 
 SEATS = ("Anna", "Bert", "Cora", "Dave")
 ANALYZE: dict[str, Callable[..., Advice]] = {"bid": analyze_bid, "discard": analyze_discard,

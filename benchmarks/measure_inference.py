@@ -26,7 +26,7 @@ itself, where the sampler must be exact), forehand first, up to a Solo.  Then:
 the model (thresholds by turn, Solo threshold, both spreads) by maximum
 likelihood to those bids, with the bid score ``hand_strength`` alone or plus
 one or two of :data:`FEATURES`, and prints the log-likelihood a bid of each
-fit (and on the bids of ``--holdout FILE``): how ``analyzer.bidding``'s
+fit (and on the bids of ``--holdout FILE``): how ``models.bidding``'s
 score weights were chosen.  ``--resample FILE`` samples the declarers of the
 saved auctions again under the model in place (part 2 alone, without bidding
 again).  ``--base-rates HANDS`` prints the model's base
@@ -44,7 +44,7 @@ from itertools import combinations
 from multiprocessing import Pool
 from typing import Any, Sequence
 
-from dobbm_solver.analyzer import View, bid_probabilities, bidding
+from dobbm_solver.analyzer import View
 from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.arena.decisions import Env, decide_bid
 from dobbm_solver.arena.game import bidding_order, deal_board
@@ -59,7 +59,9 @@ from dobbm_solver.cards import (
     popcount,
     set_points,
 )
-from dobbm_solver.heuristics import PLAIN_SUITS, hand_strength
+from dobbm_solver.models import bidding
+from dobbm_solver.models.bidding import bid_probabilities
+from dobbm_solver.models.strength import PLAIN_SUITS, hand_strength
 from dobbm_solver.solver import Solver
 
 BUCKETS = (0, 8, 10, 12, 14, 16, 18, 20, 22, 24, 99)
@@ -162,7 +164,7 @@ def model_params() -> list[float]:
 def loglik(params: Sequence[float], data: tuple[Any, ...], lapse: float | None = None) -> float:
     """Mean log-likelihood a bid of the model with ``params`` (:data:`PARAMS`, then the weights
     of the Dobbm score's features of ``data``, then those of the Solo score's, :func:`bid_arrays`),
-    lapses included: the model of ``analyzer.bidding`` for any constants."""
+    lapses included: the model of ``models.bidding`` for any constants."""
     import numpy as np
     s, said, bid, turn, feats, solo_feats = data
     t = np.asarray(params, float)
@@ -317,7 +319,7 @@ def bid_kind(said: bool, bid: str) -> str:
 
 def base_rates(hands: int, seed: int) -> dict[str, float]:
     """The model's likelihood of each kind of bid averaged over ``hands`` random 8-card
-    hands: ``analyzer.bidding.BID_BASE_RATE`` for the model's present constants."""
+    hands: ``models.bidding.BID_BASE_RATE`` for the model's present constants."""
     rng = random.Random(seed)
     deck = list(range(NUM_CARDS))
     totals = dict.fromkeys(bidding.BID_BASE_RATE, 0.0)

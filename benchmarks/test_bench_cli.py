@@ -58,8 +58,8 @@ from click.testing import CliRunner
 from dobbm_solver.cards import trick_winner
 from dobbm_solver.cli import main
 from dobbm_solver.deal import Deal, validate
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
-from dobbm_solver.heuristics import random_deal
 from dobbm_solver.report.solve import solve_dict
 from dobbm_solver.solver import DEFAULT_TT_MB, Solver
 
@@ -252,7 +252,7 @@ FULL_SEED = 2026
 @pytest.fixture(scope="module")
 def file_200_full(tmp_path_factory):
     """200 full deals at the opening lead, generated as ``hands/benchmark.yaml`` was
-    (``heuristics.random_deal``: the strongest hand declares, Solo from strength 16.5,
+    (``dealer.random_deal``: the strongest hand declares, Solo from strength 16.5,
     else Dobbm with the rule-of-thumb lay-away), seeded with :data:`FULL_SEED`."""
     rng = random.Random(FULL_SEED)
     deals = [random_deal(rng) for _ in range(N_DEALS)]

@@ -21,7 +21,7 @@ import statistics
 import time
 from typing import Callable, Sequence
 
-from dobbm_solver.heuristics import heuristic_discard
+from dobbm_solver.models.discard_rule import heuristic_discard
 
 
 def rounds(name: str, default: int) -> int:

@@ -30,7 +30,7 @@ class MersenneTwister:
         """``sample(population, k)`` of at most 64 small ints."""
 
 def logistic(x: float) -> float:
-    """As :func:`dobbm_solver.analyzer.bidding.logistic`."""
+    """As :func:`dobbm_solver.models.bidding.logistic`."""
 
 class SamplerCore:
     """One view's rejection loop: draws, the Dobb from an unseen declarer's 12 cards,

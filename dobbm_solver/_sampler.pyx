@@ -316,7 +316,7 @@ cdef class MersenneTwister:
 
 
 def logistic(double x) -> float:
-    """The logistic function as :func:`dobbm_solver.analyzer.bidding.logistic` computes it."""
+    """The logistic function as :func:`dobbm_solver.models.bidding.logistic` computes it."""
     return sm_logistic(x)
 
 
@@ -530,7 +530,7 @@ cdef class SamplerCore:
 
     # --- the models ---------------------------------------------------------
     cdef inline double strength(self, uint64_t hand) noexcept nogil:
-        """``heuristics.fast_hand_strength``: the trump term, then the plain suits' in order."""
+        """``models.strength.fast_hand_strength``: the trump term, then the plain suits' in order."""
         cdef uint64_t tm = (hand >> self.trump_shift) & self.suit_mask
         cdef const double* p = self.plain_tables[self.plain_table_of[tm]]
         cdef double score = self.trump_table[tm]

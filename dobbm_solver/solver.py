@@ -24,8 +24,8 @@ from typing import Callable, Mapping, Sequence, TypeVar
 from .cards import Card, CardSet
 from .deal import Deal, PlayState, final_points, replay
 from .errors import DobbmError
-from .heuristics import legal_discards
 from .jobs import resolve_jobs
+from .models.discard_rule import legal_discards
 from .rules import Outcome, outcome, units
 
 try:

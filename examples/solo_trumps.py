@@ -1,7 +1,7 @@
 """How often does the declarer win a Solo holding k trumps?
 
 Deals ``--deals`` seeded random hands (``random.Random(--seed)``, one
-``heuristics.random_deal(rng, contract="solo")`` each: the strongest hand by
+``dealer.random_deal(rng, contract="solo")`` each: the strongest hand by
 ``hand_strength`` declares a Solo, whatever its strength), solves them all
 exactly with open cards through the batch study (``dobbm_solver.study``, all
 local cores unless ``--jobs``), and prints a table by the number of hearts the
@@ -26,7 +26,7 @@ import tempfile
 import time
 from typing import Any
 
-from dobbm_solver.heuristics import random_deal
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.study import StudyInterrupted, deals_from, read_results, run_study
 
 

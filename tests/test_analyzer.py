@@ -14,17 +14,17 @@ import pytest
 from helpers import cs
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, SEATS, bid_file, view_of
 
-from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, lay_away_classes, load_views
+from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, discard_classes, load_views
 from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, scan_forward
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError
-from dobbm_solver.heuristics import legal_discards
+from dobbm_solver.models.discard_rule import legal_discards
 from dobbm_solver.rules import lay_away_error
 
 
-def test_lay_away_classes_cover_and_agree() -> None:
+def test_discard_classes_cover_and_agree() -> None:
     hand12 = cs("HA H9 H8 H7 EA E9 E8 L10 L6 SK S7 S6")
-    classes = lay_away_classes(hand12)
+    classes = discard_classes(hand12)
     members = [m for _, ms in classes for m in ms]
     assert sorted(members) == sorted(legal_discards(hand12))
     assert len(classes) < len(members)

@@ -37,7 +37,7 @@ from dobbm_solver.arena import (
 )
 from dobbm_solver.cards import popcount
 from dobbm_solver.errors import DobbmError
-from dobbm_solver.heuristics import heuristic_discard
+from dobbm_solver.models.discard_rule import heuristic_discard
 from dobbm_solver.rules import lay_away_error, units
 from dobbm_solver.solver import Solver
 

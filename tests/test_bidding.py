@@ -1,4 +1,4 @@
-"""Tests of dobbm_solver.analyzer.bidding and .payment: the bidding model and what a result pays."""
+"""Tests of dobbm_solver.models.bidding and .payment: the bidding model and what a result pays."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import statistics
 from helpers import cs
 from views import view_of
 
-from dobbm_solver.analyzer import bid_probabilities, bid_score, bidding, model_bid, payment, sample_deals
-from dobbm_solver.analyzer.bidding import solo_score
+from dobbm_solver.analyzer import payment, sample_deals
 from dobbm_solver.cards import HAND_SIZE, NUM_CARDS, cardset, popcount, set_points
-from dobbm_solver.heuristics import hand_strength
+from dobbm_solver.models import bidding
+from dobbm_solver.models.bidding import bid_probabilities, bid_score, model_bid, solo_score
+from dobbm_solver.models.strength import hand_strength
 from dobbm_solver.rules import units
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.heuristics import legal_discards
+from dobbm_solver.models.discard_rule import legal_discards
 from dobbm_solver.solver import Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"

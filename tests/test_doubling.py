@@ -1,4 +1,4 @@
-"""Tests of dobbm_solver.analyzer.doubling: the doubling model, the sequence a doubling
+"""Tests of dobbm_solver.models.doubling: the doubling model, the sequence a doubling
 starts, the Schwacher as a signal, and the model's constants against a fresh calibration."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from helpers import cs
 from views import DOUBLE_DEFENDER, view_of
 
-from dobbm_solver.analyzer import analyze_double, clear_sampler_cache, doubling, payment, sample_deals
+from dobbm_solver.analyzer import analyze_double, clear_sampler_cache, payment, sample_deals
 from dobbm_solver.deal import MAX_DOUBLINGS
-from dobbm_solver.heuristics import fast_hand_strength
+from dobbm_solver.models import doubling
+from dobbm_solver.models.strength import fast_hand_strength
 from dobbm_solver.solver import Solver
 
 ROOT = Path(__file__).resolve().parent.parent

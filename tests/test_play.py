@@ -15,8 +15,8 @@ from dobbm_solver.analyzer import AnalyzerError, analyze_play, play_turn
 from dobbm_solver.cards import card_name, cardset, legal_cards, parse_card, set_names
 from dobbm_solver.cli import main
 from dobbm_solver.deal import replay
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.handfile import dump_deal_yaml
-from dobbm_solver.heuristics import random_deal
 from dobbm_solver.solver import Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"

@@ -15,9 +15,9 @@ from reference import ref_play
 
 from dobbm_solver.cards import BB_TRUMPS, Card, card_name, parse_card, popcount, scan_forward
 from dobbm_solver.deal import final_points, find_revokes, replay, validate
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError, OptionError
 from dobbm_solver.handfile import load_hand_file
-from dobbm_solver.heuristics import random_deal
 from dobbm_solver.playout import (
     OpenCardPlayer,
     PlayError,
@@ -146,7 +146,7 @@ def test_a_seat_without_strategy_and_a_deal_without_lay_away():
     deal = random_deal(random.Random(2))
     with pytest.raises(OptionError, match=deal.active_seats[-1]):
         play_hand(deal, {s: rule_of_thumb_strategy() for s in deal.active_seats[:-1]})
-    study = random_deal(random.Random(2), contract="dobbm", lay_away=False)
+    study = random_deal(random.Random(2), contract="dobbm", discard=False)
     with pytest.raises(PlayError, match="lay-away"):
         play_hand(study, _all(rule_of_thumb_strategy())(study))
 

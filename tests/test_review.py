@@ -22,8 +22,8 @@ from reference import ref_card_values, ref_play, ref_value
 from dobbm_solver import cli
 from dobbm_solver.cards import card_name, parse_card
 from dobbm_solver.deal import Deal, DealError, final_points, validate
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
-from dobbm_solver.heuristics import random_deal
 from dobbm_solver.notation import format_deal_line
 from dobbm_solver.playout import open_card_strategy, play_hand, rule_of_thumb_strategy
 from dobbm_solver.review import Review, ReviewError, deal_before_play, review_hand
@@ -172,7 +172,7 @@ def test_a_revoke_names_the_trick_and_card():
 
 
 def test_a_lay_away_study_has_no_play_to_review():
-    study = random_deal(random.Random(2), contract="dobbm", lay_away=False)
+    study = random_deal(random.Random(2), contract="dobbm", discard=False)
     with pytest.raises(ReviewError, match="lay-away"):
         review_hand(solver(), study)
 

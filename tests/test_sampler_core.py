@@ -20,13 +20,14 @@ import pytest
 from views import DISCARD, SEATS, random_play_view, view_of
 
 from dobbm_solver import _sampler
-from dobbm_solver.analyzer import View, bidding, doubling, load_views, sampling, sampling_core
+from dobbm_solver.analyzer import View, load_views, sampling, sampling_core
 from dobbm_solver.analyzer.estimate import deal_features
 from dobbm_solver.analyzer.runner import draw_features
 from dobbm_solver.analyzer.sampling import CardAllocator, DealSampler, clear_sampler_cache
 from dobbm_solver.analyzer.view import AnalyzerError
 from dobbm_solver.cards import cardset
 from dobbm_solver.handfile import HandFileError
+from dobbm_solver.models import bidding, doubling
 
 REPO = Path(__file__).resolve().parents[1]
 TEXTS = ["", "x", "dobbm-analyzer:deal:1:0", "dobbm-analyzer:cv:7:123", "ünïcode ✓", "a" * 300]

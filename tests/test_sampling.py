@@ -10,12 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from views import BID_PASSED, bid_file, random_play_view, view_of
 
-from dobbm_solver.analyzer import AnalyzerError, View, bidding, load_views, sample_deals, sampling
+from dobbm_solver.analyzer import AnalyzerError, View, load_views, sample_deals, sampling
 from dobbm_solver.analyzer.sampling import CardAllocator, clear_sampler_cache
 from dobbm_solver.analyzer.view import follow_tricks
 from dobbm_solver.cards import BB_SUITS, cardset, popcount, set_names
 from dobbm_solver.deal import Deal, validate
-from dobbm_solver.heuristics import hand_strength
+from dobbm_solver.models import bidding
+from dobbm_solver.models.strength import hand_strength
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from dobbm_solver.cards import cardset
-from dobbm_solver.heuristics import random_deal
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.jobs import JobsError
 from dobbm_solver.solver import Solver
 

@@ -27,8 +27,8 @@ from helpers import alive, children
 
 from dobbm_solver import cli
 from dobbm_solver.cards import BB_TRUMPS, cards_text, parse_card, popcount, set_names
+from dobbm_solver.dealer import random_deal
 from dobbm_solver.handfile import dump_deals_yaml, load_hand_file
-from dobbm_solver.heuristics import random_deal
 from dobbm_solver.notation import format_deal_line
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver

@@ -13,7 +13,7 @@ from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, bid_file, error_
 from dobbm_solver.analyzer import sample_deals
 from dobbm_solver.cards import cardset
 from dobbm_solver.deal import DealError, validate
-from dobbm_solver.heuristics import random_deal
+from dobbm_solver.dealer import random_deal
 
 
 def test_bid_view() -> None:

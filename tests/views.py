@@ -8,11 +8,13 @@ import pytest
 import yaml
 from randdeals import play_random
 
-from dobbm_solver.analyzer import View, make_view, model_bid
+from dobbm_solver.analyzer import View, make_view
 from dobbm_solver.cards import card_name, cards_text, cardset, scan_forward, set_names
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.handfile import HandFileError, parse_spec, parse_specs
-from dobbm_solver.heuristics import hand_strength, heuristic_discard, legal_discards
+from dobbm_solver.models.bidding import model_bid
+from dobbm_solver.models.discard_rule import heuristic_discard, legal_discards
+from dobbm_solver.models.strength import hand_strength
 
 SEATS = ["Anna", "Bert", "Cora", "Dave"]
 

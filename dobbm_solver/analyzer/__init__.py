@@ -17,21 +17,20 @@ Each takes a checked :class:`View` (from :func:`make_view` or
 :func:`load_views`), ``samples`` (None: adaptive), ``seed``, ``jobs`` and an
 optional ``progress(done, total)`` callback, and returns an :class:`Advice`.
 This package never imports click; it is the library under
-``dobbm bid/discard/double/play``.
+``dobbm bid/discard/double/play``.  The models of the other players it
+uses (bidding, doubling, the lay-away rules) are in :mod:`dobbm_solver.models`.
 
 The modules, in the order data flows through them:
 
 * :mod:`.view` -- what a player sees (:class:`View`), and what the tricks show;
 * :mod:`.checks` -- a hand-file spec read into a checked view (:func:`make_view`);
-* :mod:`.auction` -- what the bids imply about the other seats' cards;
-* :mod:`.bidding` -- the bidding model and its likelihoods;
-* :mod:`.doubling` -- the doubling model: each side's chance of another doubling;
+* :mod:`.auction` -- what the bids imply about the other seats' cards (by the bidding model,
+  :mod:`dobbm_solver.models.bidding`);
 * :mod:`.sampling` -- dealing the unseen cards: the card allocator, the sampler, its cache;
 * :mod:`.sampling_core` -- the sampler's compiled loop, set up from a sampler and checked;
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
-* :mod:`.lay_aways` -- lay-aways that are the same in play;
-* :mod:`.lay_away_rule` -- the calibrated lay-away rule ``bid`` lays away by (:func:`calibrated_discard`);
+* :mod:`.discard_classes` -- lay-aways that are the same in play;
 * :mod:`.bid`, :mod:`.discard`, :mod:`.double`, :mod:`.play` -- the four analyses;
 * :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`);
 * :mod:`.arguments` -- the arguments they take, checked.
@@ -41,13 +40,11 @@ from __future__ import annotations
 
 from .advice import Advice, OptionEstimate
 from .bid import analyze_bid
-from .bidding import BID_DOBBM_THRESHOLD, BID_SOLO_THRESHOLD, BID_SPREAD, bid_probabilities, bid_score, model_bid
 from .checks import load_views, make_view
 from .discard import analyze_discard
+from .discard_classes import discard_classes
 from .double import analyze_double
 from .estimate import TARGET_STDERR
-from .lay_away_rule import calibrated_discard
-from .lay_aways import lay_away_classes
 from .payment import payment
 from .play import analyze_play, play_turn
 from .runner import Progress
@@ -55,9 +52,9 @@ from .sampling import clear_sampler_cache, sample_deals
 from .view import AnalyzerError, View
 
 __all__ = [
-    "BID_DOBBM_THRESHOLD", "BID_SOLO_THRESHOLD", "BID_SPREAD", "TARGET_STDERR",
+    "TARGET_STDERR",
     "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
-    "bid_probabilities", "bid_score", "model_bid", "payment", "lay_away_classes", "calibrated_discard",
+    "payment", "discard_classes",
     "make_view", "load_views", "sample_deals", "clear_sampler_cache",
     "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
 ]

@@ -3,7 +3,7 @@
 :func:`read_auction` checks the bids of a hand-file spec (turn order, the
 must round, bids that contradict the contract) and returns the constraints
 the sampler imposes: ``(seat, kind)`` with the kinds of
-:mod:`dobbm_solver.analyzer.bidding`.  Errors are :class:`~dobbm_solver.deal.DealError`
+:mod:`dobbm_solver.models.bidding`.  Errors are :class:`~dobbm_solver.deal.DealError`
 with key ``bids``.
 """
 
@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..deal import DealError
 from ..handfile import HandSpec
-from .bidding import KIND_DOBBM, KIND_NOT_SOLO, KIND_PASS, KIND_PASS_OVER, KIND_SOLO, KIND_SOLO_OVER
+from ..models.bidding import KIND_DOBBM, KIND_NOT_SOLO, KIND_PASS, KIND_PASS_OVER, KIND_SOLO, KIND_SOLO_OVER
 
 Bids = Sequence[tuple[str, str]]
 

@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..heuristics import hand_strength
+from ..models.bidding import model_bid
+from ..models.strength import hand_strength
 from .advice import OPTION_ORDER, Advice, OptionEstimate
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .bidding import model_bid
 from .estimate import (
     BATCH,
     CV_MIN_SAMPLES,
@@ -55,7 +55,7 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
 
     Per sample (the other hands and the Dobb dealt consistent with the bids
     so far) Dobbm, with the lay-away the calibrated rule
-    :func:`~dobbm_solver.analyzer.lay_away_rule.calibrated_discard` picks from
+    :func:`~dobbm_solver.models.discard_rule.calibrated_discard` picks from
     the 12 cards (fitted to the solver, close to what ``discard`` would lay away),
     and Solo are solved with open cards.  Pass is worth 0 by
     definition (what a pass leads to -- defending another player's game, or
@@ -193,7 +193,7 @@ def _notes(run: _BidRun) -> tuple[str, ...]:
              "once play starts every player is assumed to know all hands",
              "Pass counts 0 by definition; doubling after the bid is not modelled"]
     if "dobbm" in run.playable:
-        notes.append("Dobbm: in each sample the 12 cards are laid away by analyzer.lay_away_rule."
+        notes.append("Dobbm: in each sample the 12 cards are laid away by models.discard_rule."
                      "calibrated_discard, a rule fitted to the solver (from the 12 cards alone, no peeking), "
                      "which lays away about 1.3 points a hand worse than discard's analysis; "
                      "a later Solo overcall counts 0, like a pass")

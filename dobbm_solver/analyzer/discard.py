@@ -8,9 +8,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..cards import CardSet, set_names
-from ..heuristics import discard_score, heuristic_discard
+from ..models.discard_rule import discard_score, heuristic_discard
 from .advice import Advice, OptionEstimate
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
+from .discard_classes import discard_classes
 from .estimate import (
     BATCH,
     CV_MIN_SAMPLES,
@@ -22,7 +23,6 @@ from .estimate import (
     paired_difference,
     relative_estimate,
 )
-from .lay_aways import lay_away_classes
 from .payment import payment
 from .runner import Progress, SampleRunner
 from .view import View
@@ -63,7 +63,7 @@ class _DiscardRun:
     stopped: str = "samples"
 
     def __post_init__(self) -> None:
-        self.classes = lay_away_classes(self.hand12)
+        self.classes = discard_classes(self.hand12)
         self.reps = [r for r, _ in self.classes]
         self.heur = {r: discard_score(self.hand12, r) for r in self.reps}
         self.heur_order = sorted(self.reps, key=lambda r: -self.heur[r])
@@ -82,7 +82,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
                     race_z: float = RACE_Z) -> Advice:
     """Every legal lay-away of a Dobbm ranked by the declarer's expected units.
 
-    Lay-aways that leave the same cards to play (:func:`lay_away_classes`)
+    Lay-aways that leave the same cards to play (:func:`discard_classes`)
     are solved once and reported each.  Pruning on shared samples (common
     random numbers): every distinct lay-away is solved on the first sample;
     the best go on to more samples in ``stages``; the last stage's lay-aways

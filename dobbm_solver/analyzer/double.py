@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from ..deal import MAX_DOUBLINGS
+from ..models.doubling import DECLARER, DEFENDER, answer_chance, sequence_payment
 from .advice import OPTION_ORDER, Advice, OptionEstimate, rounded
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .doubling import DECLARER, DEFENDER, answer_chance, sequence_payment
 from .estimate import (
     CV_MIN_SAMPLES,
     MAX_SAMPLES,
@@ -32,7 +32,7 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
     sample the other side answers with another doubling with the doubling
     model's chance for the hands of that sample, one's own side answers that
     likewise (two answers, within ``MAX_DOUBLINGS``:
-    :func:`~dobbm_solver.analyzer.doubling.sequence_payment`).  The
+    :func:`~dobbm_solver.models.doubling.sequence_payment`).  The
     declarer's hand (when unseen) is dealt consistent with the contract
     chosen, the bids, the bidding model and the doublings said (a Schwacher
     tells of a defender who would double); a Dobbm declarer's lay-away is

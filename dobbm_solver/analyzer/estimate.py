@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..cards import BB_SUITS, BB_TRUMPS, CardSet, popcount, set_points
-from ..heuristics import PLAIN_SUITS, fast_hand_strength
+from ..models.strength import PLAIN_SUITS, fast_hand_strength
 from ..rules import WIN_THRESHOLD
 from .advice import OptionEstimate
 from .view import View

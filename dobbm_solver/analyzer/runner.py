@@ -18,10 +18,9 @@ from functools import partial
 from typing import Any, Callable, Iterable, Sequence
 
 from .._pool import WorkerPool, worker_solver
-from ..heuristics import build_discard_tables
+from ..models.discard_rule import build_tables
 from ..solver import DEFAULT_TT_MB
 from .estimate import BATCH, CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features, next_batch
-from .lay_away_rule import build_tables
 from .sampling import sampler_for
 from .view import View
 from .work import WORK
@@ -45,7 +44,6 @@ def prime_caches(view: View) -> None:
     the results do not change."""
     sampler_for(view)
     build_tables()
-    build_discard_tables()
 
 
 def solve_items(view: View, seed: int, items: Sequence[Item]) -> list[Row]:

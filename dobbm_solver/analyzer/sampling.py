@@ -10,9 +10,9 @@ is kept with probability equal to the bidding model's likelihood of the bids
 said (each speaker's bid given their sampled 8 cards), which gives exact
 samples of the posterior.  In a ``double`` view the doublings already said
 (a Schwacher, a Retour) are imposed the same way, by the doubling model's
-likelihood of them (:func:`~dobbm_solver.analyzer.doubling.doubling_likelihood`):
+likelihood of them (:func:`~dobbm_solver.models.doubling.doubling_likelihood`):
 a Schwacher tells of a defender who would double.  A Dobbm declarer whose cards are unseen lays away
-what :func:`dobbm_solver.heuristics.heuristic_discard` picks from the 12
+what :func:`dobbm_solver.models.discard_rule.heuristic_discard` picks from the 12
 cards -- a player's own rule of thumb, never a peek at the other hands (in
 mid-play: its favourite among the lay-aways that fit the cards seen and the
 voids shown).
@@ -41,11 +41,11 @@ from typing import Callable, Iterator, Mapping
 
 from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popcount, scan_forward
 from ..deal import Deal
-from ..heuristics import heuristic_discard
+from ..models.bidding import bid_likelihood
+from ..models.discard_rule import heuristic_discard
+from ..models.doubling import declarer_cards, doubling_likelihood
 from . import sampling_core
 from .auction import bidding_order
-from .bidding import bid_likelihood
-from .doubling import declarer_cards, doubling_likelihood
 from .view import AnalyzerError, PlayedCards, View, follow_tricks
 
 __all__ = ["MAX_TRIES", "CardAllocator", "DealSampler", "sampler_for", "clear_sampler_cache", "sample_deals"]

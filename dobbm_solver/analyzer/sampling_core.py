@@ -19,7 +19,7 @@ The Python path stays the reference, and is used
   but ``""`` or ``0`` (or a sampler is built with ``compiled=False``);
 * when the compiled module is missing, or :func:`compiled_agrees` (run
   once per process) finds its generator or its logistic function differ
-  from ``random.Random`` and :func:`~dobbm_solver.analyzer.bidding.logistic`
+  from ``random.Random`` and :func:`~dobbm_solver.models.bidding.logistic`
   on this interpreter;
 * for a view beyond the compiled core's limits (``_sampler.LIMITS``) or whose
   allocator weights do not fit in 64 bits.
@@ -34,8 +34,8 @@ import random
 from typing import TYPE_CHECKING, Iterable
 
 from ..cards import _HOLDING_POINTS, BB_ALL, BB_PLAIN_SAUS, BB_TRUMPS, CARDS_PER_SUIT, DOBB_SIZE, TRUMP
-from ..heuristics import _PLAIN_TABLE_BY_TRUMPS, _PLAIN_TABLES, _TRUMP_TABLE, PLAIN_SUITS
-from . import bidding, doubling
+from ..models import bidding, doubling
+from ..models.strength import _PLAIN_TABLE_BY_TRUMPS, _PLAIN_TABLES, _TRUMP_TABLE, PLAIN_SUITS
 
 if TYPE_CHECKING:
     from .sampling import CardAllocator, DealSampler
@@ -111,7 +111,7 @@ def _generator_agrees(text: str) -> bool:
 @functools.cache
 def compiled_agrees() -> bool:
     """The compiled module is there and its generator and logistic function give exactly
-    what ``random.Random`` and :func:`~dobbm_solver.analyzer.bidding.logistic` give."""
+    what ``random.Random`` and :func:`~dobbm_solver.models.bidding.logistic` give."""
     if _sampler is None:
         return False
     if not all(_generator_agrees(f"dobbm-sampler-check:{i}") for i in range(3)):

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..cards import CardSet
 from ..deal import Deal
-from .bidding import solo_probability
-from .doubling import answer_probabilities, declarer_cards
-from .lay_away_rule import calibrated_discard
+from ..models.bidding import solo_probability
+from ..models.discard_rule import calibrated_discard
+from ..models.doubling import answer_probabilities, declarer_cards
 from .view import View
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ Work = Callable[[View, "Solver", Deal, Mapping[str, CardSet], Any], dict]
 
 #: How ``bid`` lays away the declarer's 12 cards (the 8 dealt and the sampled
 #: Dobb) in each sample: from those 12 cards alone, never the sampled hands.
-BID_LAY_AWAY: Callable[[CardSet], CardSet] = calibrated_discard
+BID_DISCARD: Callable[[CardSet], CardSet] = calibrated_discard
 
 
 def _points(solver: Solver, deal: Deal) -> int:
@@ -38,12 +38,12 @@ def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet
              payload: Sequence[str]) -> dict:
     """Each option of ``payload`` (``dobbm``, ``solo``): its weight and the declarer's points.
 
-    Dobbm is solved with the lay-away :data:`BID_LAY_AWAY` chooses from the 12 cards."""
+    Dobbm is solved with the lay-away :data:`BID_DISCARD` chooses from the 12 cards."""
     out = {}
     for opt in payload:
         if opt == "dobbm":
             me = view.me
-            p = _points(solver, deal.with_discard(BID_LAY_AWAY(deal.hands[me] | deal.dobb)))
+            p = _points(solver, deal.with_discard(BID_DISCARD(deal.hands[me] | deal.dobb)))
             w = 1.0
             if not view.must:
                 for s in view.later_bidders():
@@ -62,7 +62,7 @@ def work_discard(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, Car
 
 def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
     """The declarer's points of the deal as it stands, and each side's chance of answering
-    a doubling on this deal (:func:`~dobbm_solver.analyzer.doubling.answer_probabilities`)."""
+    a doubling on this deal (:func:`~dobbm_solver.models.doubling.answer_probabilities`)."""
     assert view.declarer is not None and view.contract is not None
     decl = declarer_cards(view.contract, dealt[view.declarer], deal.dobb)
     answers = answer_probabilities(view.contract, decl, [dealt[s] for s in view.active if s != view.declarer])

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double, model_bid
+from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double
 from ..analyzer.strategy import MonteCarloStrategy
 from ..cards import Card, CardSet, cardset, parse_cards
 from ..deal import Deal
-from ..heuristics import heuristic_discard
+from ..models.bidding import model_bid
+from ..models.discard_rule import heuristic_discard
 from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from ..rules import units
 from ..solver import Solver
@@ -61,7 +62,7 @@ class Env:
     #: (deal index, declarer) -> the points of its Solo
     solos: dict[tuple[int, str], int] = field(default_factory=dict)
 
-    def best_lay_away(self, board: Board, declarer: str) -> tuple[CardSet, int]:
+    def best_discard(self, board: Board, declarer: str) -> tuple[CardSet, int]:
         """The open-card best lay-away of ``declarer``'s Dobbm and its points."""
         key = (board.index, declarer)
         if key not in self.lay_aways:
@@ -115,7 +116,7 @@ def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> 
     # open: each option's units for the seat with open cards (pass: 0)
     values = {"pass": 0, "solo": 3 * units(env.solo_points(board, seat), "solo")}
     if not dobbm_said:
-        values["dobbm"] = 3 * units(env.best_lay_away(board, seat)[1], "dobbm")
+        values["dobbm"] = 3 * units(env.best_discard(board, seat)[1], "dobbm")
     return max(bid_options(dobbm_said), key=lambda b: (values[b], -bid_options(dobbm_said).index(b)))
 
 
@@ -132,7 +133,7 @@ def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: B
         advice = whole(analyze_discard(view, samples=env.samples.discard,
                                        seed=board.seed_for(declarer, "discard"), jobs=1))
         return cardset(parse_cards(advice.recommendation))
-    return env.best_lay_away(board, declarer)[0]
+    return env.best_discard(board, declarer)[0]
 
 
 # --------------------------------------------------------------------------

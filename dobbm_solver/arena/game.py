@@ -28,7 +28,7 @@ from typing import Callable, Mapping, Sequence, TypeVar
 
 from ..cards import NUM_CARDS, CardSet
 from ..deal import Deal, final_points, replay
-from ..heuristics import DEFAULT_SEATS, deal_cards
+from ..dealer import DEFAULT_SEATS, deal_cards
 from ..playout import play_hand
 from ..rules import units
 from .decisions import Bids, Board, Env, decide_bid, decide_discard, decide_double, play_strategy

@@ -1,4 +1,4 @@
-"""The calibrated lay-away rule (dobbm_solver.analyzer.lay_away_rule) and ``bid``'s use of it."""
+"""The calibrated lay-away rule (dobbm_solver.models.discard_rule) and ``bid``'s use of it."""
 
 from __future__ import annotations
 
@@ -8,28 +8,30 @@ import random
 import pytest
 from views import bid_file, view_of
 
-from dobbm_solver import heuristics as h
-from dobbm_solver.analyzer import analyze_bid, lay_away_rule, make_view, sample_deals, work
-from dobbm_solver.analyzer.lay_away_rule import (
-    FEATURES,
-    WEIGHTS,
-    calibrated_discard,
-    lay_away_features,
-    lay_away_score,
-)
+from dobbm_solver.analyzer import analyze_bid, make_view, sample_deals, work
 from dobbm_solver.cards import DOBB_SIZE, popcount, set_names
 from dobbm_solver.errors import DobbmError
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import hand_strength, heuristic_discard, legal_discards
+from dobbm_solver.models import discard_rule as dr
+from dobbm_solver.models.discard_rule import (
+    FEATURES,
+    WEIGHTS,
+    calibrated_discard,
+    calibrated_score,
+    discard_features,
+    heuristic_discard,
+    legal_discards,
+)
+from dobbm_solver.models.strength import hand_strength
 from dobbm_solver.solver import Solver
 
 #: discard_score's weights written as the rule's features
 RULE_OF_THUMB = {
-    "points_laid": h.BANK_WEIGHT, "hearts_laid": -h.HEART_PENALTY, "heart_rank_laid": -1.0,
-    "saus_laid": -h.SAU_PENALTY, "top_tens_laid": -h.TOP_CARD_PENALTY, "other_tops_laid": -h.TOP_CARD_PENALTY,
-    "voids_kh0": h.VOID_VALUE[0], "voids_kh1": h.VOID_VALUE[1], "voids_kh2": h.VOID_VALUE[2],
-    "voids_kh3": h.VOID_VALUE[2], "voids_kh4": h.VOID_VALUE[2], "singletons": h.SINGLETON_VALUE,
-    "risk_short": -h.RISK_SHORT, "risk_long": -h.RISK_LONG,
+    "points_laid": dr.BANK_WEIGHT, "hearts_laid": -dr.HEART_PENALTY, "heart_rank_laid": -1.0,
+    "saus_laid": -dr.SAU_PENALTY, "top_tens_laid": -dr.TOP_CARD_PENALTY, "other_tops_laid": -dr.TOP_CARD_PENALTY,
+    "voids_kh0": dr.VOID_VALUE[0], "voids_kh1": dr.VOID_VALUE[1], "voids_kh2": dr.VOID_VALUE[2],
+    "voids_kh3": dr.VOID_VALUE[2], "voids_kh4": dr.VOID_VALUE[2], "singletons": dr.SINGLETON_VALUE,
+    "risk_short": -dr.RISK_SHORT, "risk_long": -dr.RISK_LONG,
 }
 
 
@@ -59,7 +61,7 @@ def test_rule_keeps_long_trumps_and_the_top_cards() -> None:
 def test_fast_choice_is_the_best_score() -> None:
     for hand12 in _hands12(40, 1):
         legal = legal_discards(hand12)
-        scores = [lay_away_score(hand12, d) for d in legal]
+        scores = [calibrated_score(hand12, d) for d in legal]
         best = max(scores)
         first = legal[next(k for k, s in enumerate(scores) if s >= best - 1e-9)]
         assert calibrated_discard(hand12) == first
@@ -71,13 +73,13 @@ def test_rule_of_thumb_weights_give_heuristic_discard() -> None:
     for hand12 in _hands12(200, 2):
         assert calibrated_discard(hand12, weights) == heuristic_discard(hand12)
         d = heuristic_discard(hand12)
-        assert lay_away_score(hand12, d, weights) == pytest.approx(h.discard_score(hand12, d))
+        assert calibrated_score(hand12, d, weights) == pytest.approx(dr.discard_score(hand12, d))
 
 
 def test_features_of_a_lay_away() -> None:
     from helpers import cs
     hand12 = cs("HA H9 H8 EA E10 E6 L10 LK L7 SO S8 S7")
-    f = dict(zip(FEATURES, lay_away_features(hand12, cs("H8 E10 L10 LK"))))
+    f = dict(zip(FEATURES, discard_features(hand12, cs("H8 E10 L10 LK"))))
     assert f["points_laid"] == 24 and f["hearts_laid"] == 1 and f["heart_rank_laid"] == 2
     assert f["top_tens_laid"] == 1 and f["other_tops_laid"] == 0 and f["saus_laid"] == 0
     assert f["loose_tens_laid"] == 1 and f["loose_kings_laid"] == 1      # L10 LK: LA is out
@@ -151,10 +153,10 @@ def test_bid_values_the_dobbm_with_the_calibrated_rule() -> None:
     assert any("calibrated_discard" in note for note in advice.notes)
 
 
-def test_bid_reads_the_lay_away_rule_where_it_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bid_reads_the_discard_rule_where_it_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
     v = view_of(MUST, "bid")
     mine = analyze_bid(v, samples=8, seed=3, jobs=1)
-    monkeypatch.setattr(work, "BID_LAY_AWAY", heuristic_discard)
+    monkeypatch.setattr(work, "BID_DISCARD", heuristic_discard)
     thumb = analyze_bid(v, samples=8, seed=3, jobs=1)
     dobbm = [next(o for o in a.options if o.option == "dobbm") for a in (mine, thumb)]
     assert dobbm[0].expected_points != dobbm[1].expected_points
@@ -170,15 +172,14 @@ def test_bid_with_the_rule_does_not_depend_on_jobs() -> None:
 
 def test_build_tables_builds_what_the_first_call_would() -> None:
     """The analyzer builds the rule's tables before its workers start (runner.prime_caches)."""
-    lay_away_rule._tables.cache_clear()
-    lay_away_rule.build_tables()
-    assert lay_away_rule._tables.cache_info().currsize == 1
+    dr._calibrated_tables.cache_clear()
+    dr._tenths_tables.cache_clear()
+    dr.build_tables()
+    assert dr._calibrated_tables.cache_info().currsize == 1
+    assert dr._tenths_tables.cache_info().currsize == 1
     laid = calibrated_discard((1 << 12) - 1)
-    info = lay_away_rule._tables.cache_info()
+    info = dr._calibrated_tables.cache_info()
     assert info.hits == 1 and info.currsize == 1 and popcount(laid) == DOBB_SIZE
-    # the heuristic rule's tables likewise
-    h._tenths_tables.cache_clear()
-    h.build_discard_tables()
-    assert h._tenths_tables.cache_info().currsize == 1
-    h.heuristic_discard((1 << 12) - 1)
-    assert h._tenths_tables.cache_info().hits == 1
+    # the rule of thumb's tables likewise
+    dr.heuristic_discard((1 << 12) - 1)
+    assert dr._tenths_tables.cache_info().hits == 1

@@ -1,9 +1,9 @@
-"""Lay-aways that are the same in play: solved once, reported each."""
+"""Lay-aways that are the same in play (:func:`discard_classes`): solved once, reported each."""
 
 from __future__ import annotations
 
 from ..cards import Card, CardSet, scan_forward
-from ..heuristics import legal_discards
+from ..models.discard_rule import legal_discards
 
 
 def _zero_runs(hand12: CardSet) -> dict[Card, Card]:
@@ -26,7 +26,7 @@ def _zero_runs(hand12: CardSet) -> dict[Card, Card]:
     return rep
 
 
-def lay_away_classes(hand12: CardSet) -> list[tuple[CardSet, tuple[CardSet, ...]]]:
+def discard_classes(hand12: CardSet) -> list[tuple[CardSet, tuple[CardSet, ...]]]:
     """Legal lay-aways of ``hand12`` grouped by what is left to play.
 
     Two lay-aways that differ only by which of some interchangeable zero-point

@@ -3,7 +3,7 @@
 After "I lie" the defenders may say Schwacher, the declarer may answer with
 Retour, the defenders with Retour again, and so on (RULES.md, Doubling).
 The model gives the chance that a side answers with one more doubling from
-cheap facts of its cards: with ``s`` :func:`dobbm_solver.heuristics.fast_hand_strength`
+cheap facts of its cards: with ``s`` :func:`~dobbm_solver.models.strength.fast_hand_strength`
 and ``t`` the number of trumps,
 
     P(a player doubles) = sig(a + b * s + c * t)
@@ -38,8 +38,8 @@ from typing import Iterable, Sequence
 
 from ..cards import BB_TRUMPS, CardSet, popcount
 from ..deal import MAX_DOUBLINGS
-from ..heuristics import fast_hand_strength
 from .bidding import logistic
+from .strength import fast_hand_strength
 
 __all__ = ["DEFENDER", "DECLARER", "SCHWACHER", "RETOUR", "RETOUR_BACK",
            "DOUBLING_MODEL", "DOUBLING_LAPSE", "DOUBLING_BASE_RATE",
@@ -59,7 +59,7 @@ RETOUR_BACK = "retour back"
 #: ``benchmarks/calibrate_doubling.py --views 300 --rounds 8 --samples 48 --pool``
 #: to what ``analyze_double`` answers (48 samples each) on 2,400 views per
 #: situation and contract, dealt by the bidding model on its bid and Solo
-#: scores (``analyzer.bidding``).  The analysis values a doubling with these
+#: scores (``models.bidding``).  The analysis values a doubling with these
 #: constants and samples with the signal they give, so the fit is iterated:
 #: each round answers 300 fresh views per situation with the fit of every
 #: round before, pooled (the plain iteration oscillates: declarers who answer
@@ -78,7 +78,7 @@ DOUBLING_MODEL: dict[tuple[str, str], tuple[float, float, float]] = {
     (RETOUR_BACK, "solo"): (-4.76, 0.286, -0.064),
 }
 #: The chance that a doubling (or the lack of one) ignores the model, as in
-#: :data:`~dobbm_solver.analyzer.bidding.BID_LAPSE`; only the sampler uses it.
+#: :data:`~dobbm_solver.models.bidding.BID_LAPSE`; only the sampler uses it.
 DOUBLING_LAPSE = 0.05
 #: How often a side says a doubling under the model, over the calibration's
 #: views (``benchmarks/calibrate_doubling.py``, the last round's fit): the

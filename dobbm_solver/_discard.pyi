@@ -1,6 +1,6 @@
-"""Types of the compiled lay-away scorer (``_lay_away.pyx``); private: use
-:func:`dobbm_solver.heuristics.heuristic_discard` and
-:func:`dobbm_solver.analyzer.lay_away_rule.calibrated_discard`.
+"""Types of the compiled lay-away scorer (``_discard.pyx``); private: use
+:func:`dobbm_solver.models.discard_rule.heuristic_discard` and
+:func:`dobbm_solver.models.discard_rule.calibrated_discard`.
 
 Every lay-away of a 12-card hand (Sau rule obeyed) is scored as the sum of a
 term per card laid away and a term per plain suit kept, added in a fixed

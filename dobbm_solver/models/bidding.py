@@ -1,7 +1,7 @@
 """The bidding model: how likely each bid is for a player holding given cards.
 
 A player rates the 8 dealt cards twice.  The *bid score* ``b``
-(:func:`bid_score`) is :func:`dobbm_solver.heuristics.hand_strength` plus
+(:func:`bid_score`) is :func:`~dobbm_solver.models.strength.hand_strength` plus
 :data:`BID_HIGH_TRUMP_WEIGHT` per high trump (the heart A, 10 and K) plus
 :data:`BID_POINTS_WEIGHT` per card point held: a Dobbm is won on points.
 The *Solo score* ``s`` (:func:`solo_score`) is ``hand_strength`` plus
@@ -37,14 +37,13 @@ chance of what a seat is known to have bid (a *kind*: :data:`KIND_PASS`,
 A lapsing player says each bid as often as players say it at all (its
 :data:`BID_BASE_RATE` over random hands), not one bid in three: so however
 rare a bid is (Solo: 1.2% of hands), only :data:`BID_LAPSE` of the hands
-that say it are lapses.  A flat floor of ``BID_LAPSE / 3`` made more than
-half of the sampled Solo declarers random hands, and the doubling advice
-took strong Solo bidders for weak ones.
+that say it are lapses.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from ..cards import (
     BB_PLAIN_SAUS,
@@ -59,7 +58,7 @@ from ..cards import (
     popcount,
     set_points,
 )
-from ..heuristics import PLAIN_SUITS, fast_hand_strength
+from .strength import PLAIN_SUITS, fast_hand_strength
 
 #: What the bid score adds to ``hand_strength`` per high trump (heart A, 10, K)
 #: and per card point in the hand.  The arena's advice bidders (``analyze_bid``)
@@ -109,6 +108,9 @@ BID_SOLO_OVER_SPREAD = 1.24
 #: :data:`BID_BASE_RATE` and no auction is impossible for any hand.  The
 #: advice bids alone would have it near 0.001; 1% keeps rare auctions samplable.
 BID_LAPSE = 0.01
+
+#: A bid: what a player says in the bidding.
+Bid = Literal["pass", "dobbm", "solo"]
 
 # what the auction says about one seat's 8 dealt cards
 # (a Solo or a pass "over" a Dobbm: after one was said; the rest: with none said before)
@@ -246,7 +248,7 @@ def bid_probabilities(hand: CardSet, *, dobbm_said: bool = False, must: bool = F
     return {"pass": 1.0 - max(up, ps), "dobbm": max(0.0, up - ps), "solo": ps}
 
 
-def model_bid(hand: CardSet, *, dobbm_said: bool = False, must: bool = False, turn: int | None = None) -> str:
+def model_bid(hand: CardSet, *, dobbm_said: bool = False, must: bool = False, turn: int | None = None) -> Bid:
     """The noiseless bid of the model: thresholds on :func:`solo_score` and :func:`bid_score`
     (and the turn)."""
     over = dobbm_said and not must

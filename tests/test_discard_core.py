@@ -1,4 +1,4 @@
-"""The compiled lay-away scorer (``_lay_away``) against the rules' Python definitions.
+"""The compiled lay-away scorer (``_discard``) against the rules' Python definitions.
 
 The references below are the lay-away loops as written in Python before the
 scorer was compiled: ``calibrated_discard`` adding each lay-away's weighted
@@ -16,9 +16,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from dobbm_solver import heuristics as h
-from dobbm_solver._lay_away import Tables
-from dobbm_solver.analyzer import lay_away_rule as rule
+from dobbm_solver._discard import Tables
 from dobbm_solver.cards import (
     BB_PLAIN_SAUS,
     BB_SUITS,
@@ -37,6 +35,8 @@ from dobbm_solver.cards import (
     scan_forward,
 )
 from dobbm_solver.errors import DobbmError
+from dobbm_solver.models import discard_rule as h
+from dobbm_solver.models import discard_rule as rule
 from dobbm_solver.rules import sau_rule_ok
 
 PLAIN = h.PLAIN_SUITS
@@ -211,7 +211,7 @@ def _bits(scored: list[tuple[int, float]]) -> list[tuple[int, str]]:
 
 # --- the calibrated rule ---------------------------------------------------------
 def test_calibrated_scores_and_choice_match_the_python_loop() -> None:
-    tables = rule._tables(rule.WEIGHTS)
+    tables = rule._calibrated_tables(rule.WEIGHTS)
     rng = random.Random(41)
     for hand12 in _hands(1500, 40):
         choice, scored = reference_calibrated(hand12, rule.WEIGHTS)
@@ -230,7 +230,7 @@ def test_calibrated_with_other_weights(seed: int) -> None:
     for hand12 in _hands(150, 50 + seed):
         choice, scored = reference_calibrated(hand12, weights)
         assert rule.calibrated_discard(hand12, weights) == choice
-        assert _bits(rule._tables(weights).scores(hand12)) == _bits(scored)
+        assert _bits(rule._calibrated_tables(weights).scores(hand12)) == _bits(scored)
 
 
 def test_suit_features_count_the_hearts_kept_only_for_a_void() -> None:
@@ -272,7 +272,7 @@ def test_heuristic_discard_with_a_contradiction_is_none() -> None:
 
 # --- the scorer's own checks --------------------------------------------------------
 def test_scorer_needs_twelve_cards() -> None:
-    tables = rule._tables(rule.WEIGHTS)
+    tables = rule._calibrated_tables(rule.WEIGHTS)
     for hand in (0, cardset(range(11)), cardset(range(13)), cardset(range(1, 12)) | 1 << NUM_CARDS):
         with pytest.raises(ValueError):
             tables.scores(hand)

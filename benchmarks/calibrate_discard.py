@@ -1,8 +1,8 @@
-"""Calibrate the lay-away rule ``bid`` uses (``analyzer.lay_away_rule.WEIGHTS``) with the solver.
+"""Calibrate the lay-away rule ``bid`` uses (``models.discard_rule.WEIGHTS``) with the solver.
 
-    python benchmarks/calibrate_lay_away.py collect DATA [--hands N] [--samples K] [--jobs J]
-    python benchmarks/calibrate_lay_away.py fit DATA
-    python benchmarks/calibrate_lay_away.py agree [--hands N] [--first I] [--jobs J]
+    python benchmarks/calibrate_discard.py collect DATA [--hands N] [--samples K] [--jobs J]
+    python benchmarks/calibrate_discard.py fit DATA
+    python benchmarks/calibrate_discard.py agree [--hands N] [--first I] [--jobs J]
 
 ``collect`` deals seeded hands (hand ``i`` from ``random.Random("calibrate-lay-away:i")``):
 the first seat is forehand, its 8 dealt cards have ``hand_strength`` 9 to 22
@@ -11,10 +11,10 @@ the Dobb.  From that declarer's own view (the analyzer's sampler of a
 ``discard`` view) ``K`` deals are drawn and every lay-away solved on each
 (``Solver.study_discards``), and on the deal as dealt.  One JSON line per
 hand goes to ``DATA``: the 12 cards, one lay-away per class that plays the
-same (``lay_away_classes``), their points on the ``K`` samples and on the
+same (``discard_classes``), their points on the ``K`` samples and on the
 real deal.
 
-``fit`` computes :data:`~dobbm_solver.analyzer.lay_away_rule.FEATURES` of every
+``fit`` computes :data:`~dobbm_solver.models.discard_rule.FEATURES` of every
 lay-away and fits the weights by least squares on the mean sampled points,
 within each hand (features and points less the hand's mean), over the rule
 of thumb's ``--top`` (100) best lay-aways of each even hand (the region a
@@ -48,12 +48,18 @@ import random
 from multiprocessing import Pool
 from typing import Any, Sequence
 
-from dobbm_solver.analyzer import analyze_discard, lay_away_classes, make_view, sample_deals
-from dobbm_solver.analyzer.lay_away_rule import FEATURES, calibrated_discard, lay_away_features
+from dobbm_solver.analyzer import analyze_discard, discard_classes, make_view, sample_deals
 from dobbm_solver.cards import parse_card, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
-from dobbm_solver.heuristics import discard_score, hand_strength, heuristic_discard
+from dobbm_solver.models.discard_rule import (
+    FEATURES,
+    calibrated_discard,
+    discard_features,
+    discard_score,
+    heuristic_discard,
+)
+from dobbm_solver.models.strength import hand_strength
 from dobbm_solver.solver import Solver
 
 SEATS = ("A", "B", "C", "D")
@@ -94,7 +100,7 @@ def study(deal: Deal, reps: Sequence[int]) -> list[int]:
 def collect_one(args: tuple[int, int]) -> dict[str, Any]:
     i, k = args
     hands, dobb = deal_hand(i)
-    reps = [r for r, _ in lay_away_classes(hands[0] | dobb)]
+    reps = [r for r, _ in discard_classes(hands[0] | dobb)]
     deals = sample_deals(discard_view(hands, dobb), k, seed=i)
     sampled = [study(d, reps) for d in deals]
     real = study(Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb,
@@ -125,7 +131,7 @@ def mean_se(xs: Sequence[float]) -> tuple[float, float]:
 
 def chosen_index(row: dict[str, Any], lay_away: int) -> int:
     """The index in ``row["reps"]`` of the class holding ``lay_away``."""
-    for j, (rep, members) in enumerate(lay_away_classes(row["hand12"])):
+    for j, (rep, members) in enumerate(discard_classes(row["hand12"])):
         if lay_away in members:
             return j
     raise ValueError("lay-away not legal")
@@ -139,7 +145,7 @@ def load(path: str) -> list[dict[str, Any]]:
 def hand_arrays(row: dict[str, Any]) -> dict[str, Any]:
     """One hand's lay-aways as arrays: features, mean sampled points, the rule of thumb's score."""
     import numpy as np
-    return {"F": np.array([lay_away_features(row["hand12"], d) for d in row["reps"]]),
+    return {"F": np.array([discard_features(row["hand12"], d) for d in row["reps"]]),
             "V": np.array(row["points"], dtype=float).mean(axis=1),
             "H": np.array([discard_score(row["hand12"], d) for d in row["reps"]])}
 
@@ -208,7 +214,7 @@ def agree_one(i: int) -> tuple[int, bool, bool, int, int, int]:
     twelve = hands[0] | dobb
     advice = analyze_discard(discard_view(hands, dobb), seed=i, jobs=1)
     chosen = sum(1 << parse_card(n) for n in advice.recommendation)
-    members = {d: rep for rep, ms in lay_away_classes(twelve) for d in ms}
+    members = {d: rep for rep, ms in discard_classes(twelve) for d in ms}
     deal = Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb, dealer="D")
     pts = {r.cards: r.declarer_points for r in solver().study_discards(deal, jobs=1)}
     rule, heur = calibrated_discard(twelve), heuristic_discard(twelve)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Every lay-away of a 12-card hand scored from tables (private; use
-:func:`dobbm_solver.heuristics.heuristic_discard` and
-:func:`dobbm_solver.analyzer.lay_away_rule.calibrated_discard`).
+:func:`dobbm_solver.models.discard_rule.heuristic_discard` and
+:func:`dobbm_solver.models.discard_rule.calibrated_discard`).
 
 Both lay-away rules score a lay-away ``d`` of ``hand`` as a sum of one term
 per card laid away (by the card, and whether it is one of the hand's top
@@ -11,12 +11,12 @@ rules define their terms in Python; :class:`Tables` asks for each term once
 and this module only adds them up, always in the same order: the four
 cards' terms by ascending card, then the suits' terms in the order of
 ``plain_suits``, left to right -- the order of the rules' Python loops that
-this module replaces (kept as references in ``tests/test_lay_away_core.py``),
+this module replaces (kept as references in ``tests/test_discard_core.py``),
 so the floating-point sums are the same to the last bit.
 
 The lay-aways are taken in :func:`itertools.combinations` order over the
 hand's cards by ascending card number (E6 first), the order of
-:func:`dobbm_solver.heuristics.legal_discards`, and those laying away more
+:func:`dobbm_solver.models.discard_rule.legal_discards`, and those laying away more
 plain Saus than hearts are skipped (the Sau rule,
 :func:`dobbm_solver.rules.sau_rule_ok`).
 
@@ -47,7 +47,7 @@ cdef enum:
     MAX_SUITS = 4
     HAND = 12               # the declarer's 8 cards and the Dobb
     LAY = 4                 # cards laid away
-    LAY_AWAYS = 495         # C(12, 4)
+    N_DISCARDS = 495         # C(12, 4)
     MAX_TOPS = 16           # distinct top-card sets a holding may have
     KEPT_HEARTS = 10        # 0 .. 9 hearts kept
 
@@ -174,8 +174,8 @@ cdef class Tables:
     def scores(self, uint64_t hand, uint64_t exclude=0, uint64_t require=0) -> list:
         """Every lay-away of the 12 cards of ``hand`` (Sau rule obeyed, none of
         ``exclude``, all of ``require``) with its score, in combinations order."""
-        cdef uint64_t ds[LAY_AWAYS]
-        cdef double sc[LAY_AWAYS]
+        cdef uint64_t ds[N_DISCARDS]
+        cdef double sc[N_DISCARDS]
         cdef int i, n = self._score(hand, exclude, require, ds, sc)
         return [(ds[i], sc[i]) for i in range(n)]
 
@@ -183,8 +183,8 @@ cdef class Tables:
         """The first lay-away (as :meth:`scores`) that no later one beats by more than
         ``tie``: a later one replaces the best so far only if it scores more than ``tie``
         above it.  0 if there is none."""
-        cdef uint64_t ds[LAY_AWAYS]
-        cdef double sc[LAY_AWAYS]
+        cdef uint64_t ds[N_DISCARDS]
+        cdef double sc[N_DISCARDS]
         cdef int i, n = self._score(hand, exclude, require, ds, sc)
         cdef uint64_t best = 0
         cdef double best_score = -INFINITY
@@ -195,8 +195,8 @@ cdef class Tables:
 
     def near_best(self, uint64_t hand, uint64_t exclude, uint64_t require, double margin) -> list:
         """The lay-aways (as :meth:`scores`) scoring at least the best score less ``margin``."""
-        cdef uint64_t ds[LAY_AWAYS]
-        cdef double sc[LAY_AWAYS]
+        cdef uint64_t ds[N_DISCARDS]
+        cdef double sc[N_DISCARDS]
         cdef int i, n = self._score(hand, exclude, require, ds, sc)
         cdef double top = -INFINITY
         for i in range(n):
