@@ -49,7 +49,7 @@ from multiprocessing import Pool
 from typing import Any, Sequence
 
 from dobbm_solver.analyzer import analyze_discard, discard_classes, make_view, sample_deals
-from dobbm_solver.cards import parse_card, set_names
+from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.models.discard_rule import (
@@ -213,7 +213,7 @@ def agree_one(i: int) -> tuple[int, bool, bool, int, int, int]:
     hands, dobb = deal_hand(i)
     twelve = hands[0] | dobb
     advice = analyze_discard(discard_view(hands, dobb), seed=i, jobs=1)
-    chosen = sum(1 << parse_card(n) for n in advice.recommendation)
+    chosen = advice.recommendation
     members = {d: rep for rep, ms in discard_classes(twelve) for d in ms}
     deal = Deal(seats=SEATS, declarer="A", contract="dobbm", hands=dict(zip(SEATS, hands)), dobb=dobb, dealer="D")
     pts = {r.cards: r.declarer_points for r in solver().study_discards(deal, jobs=1)}

@@ -38,7 +38,7 @@ from typing import Any, Sequence
 from calibrate_discard import deal_hand
 
 from dobbm_solver.analyzer import analyze_bid, analyze_discard, make_view, work
-from dobbm_solver.cards import parse_card, set_names
+from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.models.bidding import solo_probability
@@ -83,7 +83,7 @@ def one(args: tuple[int, int | None]) -> dict[str, Any]:
         out[name] = _dobbm(analyze_bid(_view(hands, "bid"), samples=samples, seed=i, jobs=1))
     work.BID_DISCARD = calibrated_discard
     advice = analyze_discard(_view(hands, "discard", dobb), seed=i, jobs=1)
-    chosen = sum(1 << parse_card(n) for n in advice.recommendation)
+    chosen = advice.recommendation
     w = 1.0
     for h in hands[1:]:
         w *= 1.0 - solo_probability(h)

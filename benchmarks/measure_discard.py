@@ -25,19 +25,11 @@ import statistics
 from measure_errors import make_doc
 
 from dobbm_solver.analyzer import analyze_discard, make_view
-from dobbm_solver.cards import parse_card
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec
 from dobbm_solver.models.discard_rule import heuristic_discard
 from dobbm_solver.rules import units
 from dobbm_solver.solver import Solver
-
-
-def _cards(names: tuple[str, ...] | list[str]) -> int:
-    out = 0
-    for n in names:
-        out |= 1 << parse_card(n)
-    return out
 
 
 def _mean_se(xs: list[float]) -> str:
@@ -63,7 +55,7 @@ def main() -> None:
         advice = analyze_discard(view, samples=args.samples, seed=n + 1, jobs=args.jobs)
         exact = {r.cards: r.declarer_points for r in solver.study_discards(deal)}
         best = max(exact.values())
-        mine = exact[_cards(advice.recommendation)]
+        mine = exact[advice.recommendation]
         rule = exact[heuristic_discard(deal.hands[deal.declarer] | deal.dobb)]
         d_pts.append(float(mine - rule))
         d_units.append(float(units(mine, "dobbm") - units(rule, "dobbm")))

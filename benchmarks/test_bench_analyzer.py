@@ -27,6 +27,7 @@ from dobbm_solver.analyzer import (
     analyze_double,
     load_views,
 )
+from dobbm_solver.cards import set_names
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 SEED = 2024
@@ -55,8 +56,8 @@ def test_analyzer_defaults(benchmark, command, name, analyze):
                                 rounds=_rounds(), iterations=1)
     best = advice.options[0]
     benchmark.extra_info.update({
-        "recommendation": advice.recommendation if not isinstance(advice.recommendation, tuple)
-        else " ".join(advice.recommendation),
+        "recommendation": " ".join(set_names(advice.recommendation)) if advice.command == "discard"
+        else advice.recommendation,
         "ev_units": round(best.ev_units, 3),
         "expected_points": None if best.expected_points is None else round(best.expected_points, 2),
         "stderr_points": None if best.stderr is None else round(best.stderr, 3),

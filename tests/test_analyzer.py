@@ -15,10 +15,11 @@ from helpers import cs
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, SEATS, bid_file, view_of
 
 from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, discard_classes, load_views
-from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, scan_forward
+from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, popcount, scan_forward
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError
 from dobbm_solver.models.discard_rule import legal_discards
+from dobbm_solver.report import advice_dict
 from dobbm_solver.rules import lay_away_error
 
 
@@ -95,9 +96,9 @@ def test_discard_banks_a_bare_ten_and_keeps_trumps() -> None:
         .replace("dobb: EA E10 EU L10", "dobb: EA E10 L10 S9")
     v = view_of(text, "discard")
     advice = analyze_discard(v, samples=6, seed=2, jobs=1)
-    best = set(advice.recommendation)
-    assert "L10" in best and not best & {"HA", "H10", "HK", "HO", "HU", "H9", "EA"}
-    assert all(lay_away_error(cs(" ".join(o.option))) is None for o in advice.options)
+    best = advice.recommendation
+    assert best & cs("L10") and not best & cs("HA H10 HK HO HU H9 EA")
+    assert all(lay_away_error(o.option) is None for o in advice.options)
     assert sum(1 + len(o.alike) for o in advice.options) == len(legal_discards(v.my_hand | v.dobb))
     assert len(advice.options) == advice.info["classes"]
     # the same ranking whatever the number of worker processes
@@ -107,7 +108,7 @@ def test_discard_banks_a_bare_ten_and_keeps_trumps() -> None:
 def test_discard_never_recommends_laying_away_trumps_for_nothing() -> None:
     v = view_of(DISCARD, "discard")
     advice = analyze_discard(v, samples=8, seed=3, jobs=1)
-    best = cs(" ".join(advice.recommendation))
+    best = advice.recommendation
     assert not best & BB_TRUMPS
     top = advice.options[0]
     assert top.samples == 8 and top.stderr is not None
@@ -135,7 +136,7 @@ def test_double_declarer_with_a_monster_retours() -> None:
 
 
 def strip(advice) -> dict:
-    j = advice.to_json()
+    j = advice_dict(advice)
     j.pop("seconds")
     j.pop("jobs")
     return j
@@ -191,11 +192,13 @@ def test_progress_and_json() -> None:
     v = view_of(BID_PASSED, "bid")
     advice = analyze_bid(v, samples=4, seed=1, jobs=1, progress=lambda d, t: calls.append((d, t)))
     assert calls and calls[-1][0] == calls[-1][1] == 8 and all(d <= t for d, t in calls)
-    j = advice.to_json()
+    j = advice_dict(advice)
     assert j["recommendation"] == advice.recommendation
     for o in j["options"]:
         assert set(o) >= {"option", "ev_units", "win_probability", "expected_points", "stderr"}
-    dj = analyze_discard(view_of(DISCARD, "discard"), samples=2, seed=1, jobs=1).to_json()
+    discard = analyze_discard(view_of(DISCARD, "discard"), samples=2, seed=1, jobs=1)
+    assert isinstance(discard.recommendation, int) and popcount(discard.recommendation) == 4
+    dj = advice_dict(discard)
     assert isinstance(dj["recommendation"], list) and len(dj["recommendation"]) == 4
     assert all(isinstance(o["option"], list) for o in dj["options"])
     import json
@@ -211,7 +214,7 @@ def test_lay_aways_that_play_the_same_are_one_row() -> None:
     grouped = [o for o in advice.options if o.alike]
     assert grouped, "E9 E8 E7 and L9 L8 are runs: some lay-aways must be alike"
     for o in grouped:
-        kept = {cs(" ".join(o.option))} | {cs(" ".join(a)) for a in o.alike}
+        kept = {o.option, *o.alike}
         assert len(kept) == 1 + len(o.alike)
         assert len({d & ~cs("E9 E8 E7 L9 L8") for d in kept}) == 1   # they differ only in the runs
     names = [o.option for o in advice.options] + [a for o in advice.options for a in o.alike]

@@ -17,6 +17,7 @@ from dobbm_solver.analyzer import analyze_double, clear_sampler_cache, payment, 
 from dobbm_solver.deal import MAX_DOUBLINGS
 from dobbm_solver.models import doubling
 from dobbm_solver.models.strength import fast_hand_strength
+from dobbm_solver.report import advice_dict
 from dobbm_solver.solver import Solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +155,7 @@ def test_only_double_views_read_the_doublings() -> None:
 
 def test_jobs_do_not_matter() -> None:
     v = view_of(SCHWACHER, "double")
-    a, b = (analyze_double(v, samples=30, seed=3, jobs=j).to_json() for j in (1, 2))
+    a, b = (advice_dict(analyze_double(v, samples=30, seed=3, jobs=j)) for j in (1, 2))
     for j in (a, b):
         j.pop("seconds")
         j.pop("jobs")

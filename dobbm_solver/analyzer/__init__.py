@@ -31,8 +31,9 @@ The modules, in the order data flows through them:
 * :mod:`.work`, :mod:`.runner` -- what a worker solves per sample, and the worker pool;
 * :mod:`.payment`, :mod:`.estimate` -- units, option estimates, control variates, the stopping rule;
 * :mod:`.discard_classes` -- lay-aways that are the same in play;
+* :mod:`.template` -- the one path every analysis takes: batches, race, stop, rank;
 * :mod:`.bid`, :mod:`.discard`, :mod:`.double`, :mod:`.play` -- the four analyses;
-* :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`);
+* :mod:`.advice` -- their results (:class:`OptionEstimate`, :class:`Advice`), typed options;
 * :mod:`.arguments` -- the arguments they take, checked.
 """
 

@@ -1,16 +1,33 @@
-"""The results of an analysis: one :class:`OptionEstimate` per option, and the :class:`Advice`."""
+"""The results of an analysis: one :class:`OptionEstimate` per option, and the :class:`Advice`.
+
+Options are typed, never text: a bid (:data:`~dobbm_solver.models.bidding.Bid`), a
+lay-away (a card set), a doubling decision (:data:`DoublingDecision`) or a card.
+They are named for people only where the advice is printed (``dobbm_solver.report``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Generic, Hashable, Literal, Mapping, TypeVar
+
+from ..cards import Card, CardSet
+from ..models.bidding import Bid
+
+#: What ``double`` weighs: play on, or say the next doubling (a Schwacher, or a Retour).
+DoublingDecision = Literal["play on", "double", "retour"]
+#: Any analysis's option: a bid, a lay-away (card set), a doubling decision, a card.
+Option = Bid | DoublingDecision | CardSet | Card
+#: The analyses, by the command that runs each.
+Command = Literal["bid", "discard", "double", "play"]
+
+OptT = TypeVar("OptT", bound=Hashable)
 
 #: Ties in expected units go to the option that risks less (lower first).
-OPTION_ORDER = {"pass": 0, "play on": 0, "dobbm": 1, "solo": 2, "double": 1, "retour": 1}
+OPTION_ORDER: dict[str, int] = {"pass": 0, "play on": 0, "dobbm": 1, "solo": 2, "double": 1, "retour": 1}
 
 
-@dataclass(frozen=True)
-class OptionEstimate:
+@dataclass(frozen=True, kw_only=True)
+class OptionEstimate(Generic[OptT]):
     """One option's Monte Carlo estimate, for the person asking.
 
     ``ev_units``: expected units received (negative: paid), ``stderr_units``
@@ -20,46 +37,21 @@ class OptionEstimate:
     are None where the option plays no game (Pass).  ``samples``: the deals
     the option was solved on.  ``alike``: other options that are the same in
     play and so have the same estimate (lay-aways differing only in
-    interchangeable 6-9 cards), reported in this one.
+    interchangeable 6-9 cards, cards next to each other), reported in this one.
     """
 
-    option: Any
+    option: OptT
     ev_units: float
-    win_probability: float | None
-    expected_points: float | None
-    stderr: float | None
+    win_probability: float | None = None
+    expected_points: float | None = None
+    stderr: float | None = None
     samples: int
     stderr_units: float | None = None
-    alike: tuple[Any, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """``option`` (a list of four card names for a lay-away), ``ev_units``,
-        ``win_probability``, ``expected_points``, ``stderr``, ``stderr_units``, ``samples``,
-        ``alike`` (a list of options, see the class)."""
-        return {
-            "option": jsonable(self.option),
-            "ev_units": rounded(self.ev_units, 4),
-            "win_probability": rounded(self.win_probability, 4),
-            "expected_points": rounded(self.expected_points, 3),
-            "stderr": rounded(self.stderr, 3),
-            "stderr_units": rounded(self.stderr_units, 4),
-            "samples": self.samples,
-            "alike": [jsonable(a) for a in self.alike],
-        }
+    alike: tuple[OptT, ...] = ()
 
 
-def jsonable(x: Any) -> Any:
-    """A tuple (a lay-away) as a list; anything else as it is."""
-    return list(x) if isinstance(x, tuple) else x
-
-
-def rounded(x: float | None, nd: int) -> float | None:
-    """``x`` rounded to ``nd`` digits; None stays None."""
-    return None if x is None else round(float(x), nd)
-
-
-@dataclass(frozen=True)
-class Advice:
+@dataclass(frozen=True, kw_only=True)
+class Advice(Generic[OptT]):
     """The answer of one analysis: the options best first, and the recommendation.
 
     ``recommendation`` is ``options[0].option``.  ``margin`` is its lead in
@@ -71,11 +63,11 @@ class Advice:
     ``notes`` plain-text remarks on the method and its approximations.
     """
 
-    command: str
+    command: Command
     me: str
     role: str
-    recommendation: Any
-    options: tuple[OptionEstimate, ...]
+    recommendation: OptT
+    options: tuple[OptionEstimate[OptT], ...]
     samples: int
     seed: int
     jobs: int
@@ -85,21 +77,12 @@ class Advice:
     info: Mapping[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """One JSON-ready object: ``recommendation``, ``options`` (each
-        :meth:`OptionEstimate.to_json`), and the rest."""
-        return {
-            "command": self.command,
-            "me": self.me,
-            "role": self.role,
-            "recommendation": jsonable(self.recommendation),
-            "options": [o.to_json() for o in self.options],
-            "samples": self.samples,
-            "seed": self.seed,
-            "jobs": self.jobs,
-            "seconds": round(self.seconds, 3),
-            "margin": rounded(self.margin, 4),
-            "margin_stderr": rounded(self.margin_stderr, 4),
-            "info": {k: jsonable(v) for k, v in self.info.items()},
-            "notes": list(self.notes),
-        }
+    @property
+    def partial(self) -> bool:
+        """True when Ctrl-C stopped the sampling: the estimates rest on the samples solved so far."""
+        return bool(self.info.get("stopped") == "interrupted")
+
+
+def rounded(x: float | None, nd: int) -> float | None:
+    """``x`` rounded to ``nd`` digits; None stays None."""
+    return None if x is None else round(float(x), nd)

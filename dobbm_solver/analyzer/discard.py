@@ -7,24 +7,23 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..cards import CardSet, set_names
+from ..cards import CardSet
 from ..models.discard_rule import discard_score, heuristic_discard
 from .advice import Advice, OptionEstimate
-from .arguments import check_target, check_view, resolve_samples, resolve_seed
+from .arguments import check_target, check_view, resolve_samples
 from .discard_classes import discard_classes
 from .estimate import (
     BATCH,
-    CV_MIN_SAMPLES,
     MAX_SAMPLES,
     MIN_SAMPLES,
     TARGET_STDERR,
     Series,
     estimate_option,
-    paired_difference,
     relative_estimate,
 )
 from .payment import payment
 from .runner import Progress, SampleRunner
+from .template import Ranking, finish, margin_of, settings, start_control_variates
 from .view import View
 
 #: Pruning stages of ``discard``: ``(lay-aways kept, samples they have after
@@ -41,10 +40,6 @@ DISCARD_HEURISTIC_KEEP = 8
 RACE_Z = 2.5
 
 Stages = Sequence[tuple[int | None, int]]
-
-
-def _names(cs: CardSet) -> tuple[str, ...]:
-    return tuple(set_names(cs))
 
 
 @dataclass
@@ -79,7 +74,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
                     jobs: int | None = None, progress: Progress | None = None, *,
                     target_stderr: float = TARGET_STDERR,
                     stages: Stages = DISCARD_STAGES,
-                    race_z: float = RACE_Z) -> Advice:
+                    race_z: float = RACE_Z) -> Advice[CardSet]:
     """Every legal lay-away of a Dobbm ranked by the declarer's expected units.
 
     Lay-aways that leave the same cards to play (:func:`discard_classes`)
@@ -106,14 +101,13 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     """
     t0 = time.perf_counter()
     check_view(view, "discard")
-    fixed = resolve_samples(samples, minimum=1)
-    seed = resolve_seed(seed)
-    target = check_target(target_stderr)
+    s = settings(resolve_samples(samples, minimum=1), seed, target_stderr)
+    fixed = s.fixed
     race_z = check_target(race_z, "race_z", "number of standard errors")
     assert view.dobb is not None
-    run = _DiscardRun(view.my_hand | view.dobb, fixed, target)
-    with SampleRunner(view, seed, jobs, progress) as runner:
-        runner.start_cv(needed=fixed is None or fixed >= CV_MIN_SAMPLES)
+    run = _DiscardRun(view.my_hand | view.dobb, fixed, s.target)
+    with SampleRunner(view, s.seed, jobs, progress) as runner:
+        start_control_variates(runner, fixed, True)
         final_n = fixed if fixed is not None else max([MIN_SAMPLES["discard"]] + [s for _, s in stages])
         runner.plan(_planned(run, stages, final_n))
         _prune(runner, run, stages)
@@ -123,15 +117,14 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
             _race(runner, run, final_n, race_z)
         leader, est_by = _estimates(runner, run)
         order = sorted(run.reps, key=lambda r: (r != leader, tuple(-x for x in _key(est_by[r], run.heur[r]))))
-        margin = mse = None
-        if len(order) > 1 and run.solved[order[1]] > 1:
-            k = run.solved[order[1]]
-            margin, mse = paired_difference(runner.fit, dict(enumerate(_pays(runner, order[0], k))),
-                                            dict(enumerate(_pays(runner, order[1], k))))
+        # the margin: the leader's paired difference from the runner-up on the samples both have
+        # (none when the runner-up has a single sample)
+        ranking = Ranking([est_by[r] for r in order],
+                          {r: dict(enumerate(_pays(runner, r, run.solved[r]))) for r in order[:2]})
+        margin = margin_of(runner, ranking) if len(order) > 1 and run.solved[order[1]] > 1 else (None, None)
     options = _options(run, est_by, order)
     most = max(run.solved.values())
-    return Advice("discard", view.me, view.role, options[0].option, tuple(options),
-                  most, seed, runner.jobs, time.perf_counter() - t0, margin, mse,
+    return finish(view, "discard", t0, runner, s.seed, options, most, margin,
                   _info(run, options), _notes(run, options, most))
 
 
@@ -306,7 +299,7 @@ def _estimates(runner: SampleRunner, run: _DiscardRun) -> tuple[CardSet, dict[Ca
     the leader (:func:`relative_estimate`)."""
     n = max(run.solved[r] for r in run.reps)
     fit = runner.fit(list(range(n)))
-    top = {r: estimate_option(_names(r), fit, _pays(runner, r, n), _points(runner, r, n))
+    top = {r: estimate_option(r, fit, _pays(runner, r, n), _points(runner, r, n))
            for r in run.reps if run.solved[r] == n}
     leader = max(top, key=lambda r: _key(top[r], run.heur[r]))
     lead = _series(runner, leader, n)
@@ -315,24 +308,23 @@ def _estimates(runner: SampleRunner, run: _DiscardRun) -> tuple[CardSet, dict[Ca
     for r in run.reps:
         k = run.solved[r]
         if k < n:
-            est_by[r] = relative_estimate(_names(r), top[leader], lead, _series(runner, r, k),
+            est_by[r] = relative_estimate(r, top[leader], lead, _series(runner, r, k),
                                           runner.fit(list(range(k))), pooled)
     return leader, est_by
 
 
-def _options(run: _DiscardRun, est_by: dict[CardSet, OptionEstimate],
-             order: list[CardSet]) -> list[OptionEstimate]:
+def _options(run: _DiscardRun, est_by: dict[CardSet, OptionEstimate[CardSet]],
+             order: list[CardSet]) -> list[OptionEstimate[CardSet]]:
     """One option per class of lay-aways that play the same, its other members ``alike``."""
     members = dict(run.classes)
-    return [replace(est_by[r], option=_names(r), alike=tuple(_names(m) for m in members[r] if m != r))
-            for r in order]
+    return [replace(est_by[r], alike=tuple(m for m in members[r] if m != r)) for r in order]
 
 
-def _info(run: _DiscardRun, options: list[OptionEstimate]) -> dict[str, Any]:
-    hd_names = _names(heuristic_discard(run.hand12))
-    rank = next((k + 1 for k, o in enumerate(options) if hd_names == o.option or hd_names in o.alike), None)
+def _info(run: _DiscardRun, options: list[OptionEstimate[CardSet]]) -> dict[str, Any]:
+    hd = heuristic_discard(run.hand12)
+    rank = next((k + 1 for k, o in enumerate(options) if hd == o.option or hd in o.alike), None)
     return {"lay_aways": sum(1 + len(o.alike) for o in options), "classes": len(run.reps),
-            "finalists": len(run.group), "heuristic_discard": hd_names, "heuristic_rank": rank,
+            "finalists": len(run.group), "heuristic_discard": hd, "heuristic_rank": rank,
             "stopped": run.stopped, "target_stderr": run.target}
 
 

@@ -2,28 +2,75 @@
 
 from __future__ import annotations
 
-import time
+from typing import Any
 
 from ..deal import MAX_DOUBLINGS
 from ..models.doubling import DECLARER, DEFENDER, answer_chance, sequence_payment
-from .advice import OPTION_ORDER, Advice, OptionEstimate, rounded
-from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .estimate import (
-    CV_MIN_SAMPLES,
-    MAX_SAMPLES,
-    MIN_SAMPLES,
-    TARGET_STDERR,
-    estimate_option,
-    paired_difference,
-)
+from .advice import OPTION_ORDER, Advice, DoublingDecision, rounded
+from .arguments import check_view
+from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, estimate_option
 from .payment import payment
 from .runner import Progress, SampleRunner
+from .template import Analysis, Ranking, run_analysis
 from .view import View
+
+PLAY_ON: DoublingDecision = "play on"
+
+
+class DoubleAnalysis(Analysis[DoublingDecision]):
+    """Play on, or say the next doubling: one solve of a sample values both."""
+
+    command = "double"
+    first = MIN_SAMPLES["double"]
+    cap = MAX_SAMPLES["double"]
+
+    def __init__(self, view: View) -> None:
+        assert view.contract is not None
+        self.contract = view.contract
+        self.declarer = view.role == "declarer"
+        self.double_name: DoublingDecision = "retour" if (self.declarer or view.doublings > 0) else "double"
+        super().__init__(view, [PLAY_ON, self.double_name], result_key="points")
+
+    def rank(self, runner: SampleRunner) -> Ranking[DoublingDecision]:
+        idx = self.samples()
+        pts = [runner.results[i]["points"] for i in idx]
+        fit = runner.fit(idx)
+        on_pays = [float(payment(p, self.contract, self.view.doublings, self.declarer)) for p in pts]
+        seq = [_doubling_value(self.view, runner.results[i]) for i in idx]
+        pays_by: dict[DoublingDecision, dict[int, float]] = {
+            PLAY_ON: dict(zip(idx, on_pays)), self.double_name: {i: v for i, (v, _, _) in zip(idx, seq)}}
+        on = estimate_option(PLAY_ON, fit, on_pays, pts)
+        dbl = estimate_option(self.double_name, fit, list(pays_by[self.double_name].values()), pts)
+        self.seq = seq
+        self.on = on
+        return Ranking(sorted([on, dbl], key=lambda e: (-e.ev_units, OPTION_ORDER[e.option])), pays_by)
+
+    def precise(self, ranking: Ranking[DoublingDecision]) -> bool:
+        """Playing on has its points within the target."""
+        return self.on.stderr is not None and self.on.stderr <= self.target
+
+    def info(self, runner: SampleRunner, ranking: Ranking[DoublingDecision]) -> dict[str, Any]:
+        seq, on = self.seq, self.on
+        n = max(1, len(seq))
+        return {"declarer_win_probability": rounded(on.win_probability, 4),
+                "declarer_expected_points": rounded(on.expected_points, 3),
+                "answer_probability": rounded(sum(a for _, a, _ in seq) / n, 4),
+                "expected_doublings": rounded(sum(k for _, _, k in seq) / n, 3),
+                "contract": self.contract, "doublings": self.view.doublings, "stopped": self.stopped,
+                "target_stderr": self.target}
+
+    def notes(self, ranking: Ranking[DoublingDecision]) -> tuple[str, ...]:
+        notes = ["open-card play of each sample is the standard Monte Carlo approximation",
+                 "the answers to a doubling (a Retour, a Retour back) follow the doubling model, "
+                 "calibrated on this analysis's own answers; later answers are not valued"]
+        if self.view.role == "defender":
+            notes.append("a defender's units are their own settlement with the declarer")
+        return tuple(notes)
 
 
 def analyze_double(view: View, samples: int | None = None, seed: int | None = None,
                    jobs: int | None = None, progress: Progress | None = None, *,
-                   target_stderr: float = TARGET_STDERR) -> Advice:
+                   target_stderr: float = TARGET_STDERR) -> Advice[DoublingDecision]:
     """Double or play on: as a defender after "I lie", or as the declarer facing a Schwacher.
 
     One open-card solve per sample gives the declarer's points.  Playing on
@@ -45,34 +92,8 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
     doublings a doubling ends with, on average), ``contract``,
     ``doublings``, ``stopped``, ``target_stderr``.
     """
-    t0 = time.perf_counter()
     check_view(view, "double")
-    fixed = resolve_samples(samples)
-    seed = resolve_seed(seed)
-    target = check_target(target_stderr)
-    declarer = view.role == "declarer"
-    d = view.doublings
-    double_name = "retour" if (declarer or d > 0) else "double"
-    contract = view.contract
-    assert contract is not None
-    with SampleRunner(view, seed, jobs, progress) as runner:
-        runner.start_cv(needed=fixed is None or fixed >= CV_MIN_SAMPLES)
-        idx, on, stopped = _sample(runner, view, fixed, target)
-        pts = [runner.results[i]["points"] for i in idx]
-        seq = [_doubling_value(view, runner.results[i]) for i in idx]
-        pays_by = {"play on": {i: float(payment(p, contract, d, declarer)) for i, p in zip(idx, pts)},
-                   double_name: {i: v for i, (v, _, _) in zip(idx, seq)}}
-        dbl = estimate_option(double_name, runner.fit(idx), list(pays_by[double_name].values()), pts)
-        ests = sorted([on, dbl], key=lambda e: (-e.ev_units, OPTION_ORDER[e.option]))
-        margin, mse = paired_difference(runner.fit, pays_by[ests[0].option], pays_by[ests[1].option])
-    n = max(1, len(seq))
-    info = {"declarer_win_probability": rounded(on.win_probability, 4),
-            "declarer_expected_points": rounded(on.expected_points, 3),
-            "answer_probability": rounded(sum(a for _, a, _ in seq) / n, 4),
-            "expected_doublings": rounded(sum(k for _, _, k in seq) / n, 3),
-            "contract": contract, "doublings": d, "stopped": stopped, "target_stderr": target}
-    return Advice("double", view.me, view.role, ests[0].option, tuple(ests), len(idx), seed, runner.jobs,
-                  time.perf_counter() - t0, margin, mse, info, _notes(view))
+    return run_analysis(DoubleAnalysis(view), samples, seed, jobs, progress, target_stderr)
 
 
 def _doubling_value(view: View, result: dict) -> tuple[float, float, float]:
@@ -85,32 +106,3 @@ def _doubling_value(view: View, result: dict) -> tuple[float, float, float]:
     pay = [float(payment(result["points"], view.contract, k, mine == DECLARER)) for k in range(MAX_DOUBLINGS + 1)]
     value, doublings = sequence_payment(pay, view.doublings + 1, answers[other], answers[mine])
     return value, answer_chance(view.doublings + 1, answers[other]), doublings
-
-
-def _sample(runner: SampleRunner, view: View, fixed: int | None, target: float
-            ) -> tuple[list[int], OptionEstimate, str]:
-    """Solve batches of samples until playing on has its points within ``target``; return
-    the samples solved, the estimate of playing on, and why the run stopped."""
-    def precise(idx: list[int]) -> bool:
-        on = _play_on(runner, view, idx)
-        return on.stderr is not None and on.stderr <= target
-
-    idx, why = runner.sample_in_batches(MIN_SAMPLES["double"], MAX_SAMPLES["double"], fixed, "points", precise)
-    return idx, _play_on(runner, view, idx), why
-
-
-def _play_on(runner: SampleRunner, view: View, idx: list[int]) -> OptionEstimate:
-    """The estimate of playing on over the samples ``idx``."""
-    assert view.contract is not None
-    pts = [runner.results[i]["points"] for i in idx]
-    pays = [float(payment(p, view.contract, view.doublings, view.role == "declarer")) for p in pts]
-    return estimate_option("play on", runner.fit(idx), pays, pts)
-
-
-def _notes(view: View) -> tuple[str, ...]:
-    notes = ["open-card play of each sample is the standard Monte Carlo approximation",
-             "the answers to a doubling (a Retour, a Retour back) follow the doubling model, "
-             "calibrated on this analysis's own answers; later answers are not valued"]
-    if view.role == "defender":
-        notes.append("a defender's units are their own settlement with the declarer")
-    return tuple(notes)

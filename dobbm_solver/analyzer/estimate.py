@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..cards import BB_SUITS, BB_TRUMPS, CardSet, popcount, set_points
 from ..models.strength import PLAIN_SUITS, fast_hand_strength
 from ..rules import WIN_THRESHOLD
-from .advice import OptionEstimate
+from .advice import OptionEstimate, OptT
 from .view import View
 
 #: Cheap draws (no solving) that calibrate the control variates.
@@ -189,8 +189,8 @@ def wins_of(points: Sequence[int]) -> list[float]:
     return [1.0 if p >= WIN_THRESHOLD else 0.0 for p in points]
 
 
-def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: Sequence[int] | None,
-                    weights: Sequence[float] | None = None) -> OptionEstimate:
+def estimate_option(option: OptT, fit: PlainMean, pays: Sequence[float], points: Sequence[int] | None,
+                    weights: Sequence[float] | None = None) -> OptionEstimate[OptT]:
     """An option's estimate from per-sample payments (units) and the declarer's points.
 
     With ``weights`` (the chance the option is really played in each sample:
@@ -200,7 +200,7 @@ def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: 
     n = len(pays)
     ev, se_u = fit.mean(pays)
     if points is None:
-        return OptionEstimate(option, ev, None, None, None, n, se_u)
+        return OptionEstimate(option=option, ev_units=ev, samples=n, stderr_units=se_u)
     wins = wins_of(points)
     if weights is None:
         ep, se_p = fit.mean([float(p) for p in points])
@@ -208,13 +208,14 @@ def estimate_option(option: Any, fit: PlainMean, pays: Sequence[float], points: 
     else:
         wbar, _ = fit.mean(weights)
         if wbar <= 1e-12:
-            return OptionEstimate(option, ev, None, None, None, n, se_u)
+            return OptionEstimate(option=option, ev_units=ev, samples=n, stderr_units=se_u)
         wp, _ = fit.mean([w * p for w, p in zip(weights, points)])
         ep = wp / wbar
         _, se_p = fit.mean([w * (p - ep) / wbar for w, p in zip(weights, points)])
         ww, _ = fit.mean([w * x for w, x in zip(weights, wins)])
         win = ww / wbar
-    return OptionEstimate(option, ev, min(1.0, max(0.0, win)), min(120.0, max(0.0, ep)), se_p, n, se_u)
+    return OptionEstimate(option=option, ev_units=ev, win_probability=min(1.0, max(0.0, win)),
+                          expected_points=min(120.0, max(0.0, ep)), stderr=se_p, samples=n, stderr_units=se_u)
 
 
 @dataclass(frozen=True)
@@ -229,8 +230,8 @@ class Series:
         return wins_of(self.points)
 
 
-def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: Series, fit: PlainMean,
-                      pooled: tuple[float, float] | None = None) -> OptionEstimate:
+def relative_estimate(option: OptT, leader: OptionEstimate[OptT], lead: Series, mine: Series, fit: PlainMean,
+                      pooled: tuple[float, float] | None = None) -> OptionEstimate[OptT]:
     """An option solved on fewer samples than the leader, estimated through the leader.
 
     The estimate is the leader's (on all its ``n`` samples) plus the paired
@@ -261,10 +262,12 @@ def relative_estimate(option: Any, leader: OptionEstimate, lead: Series, mine: S
 
     se_u = combined(leader.stderr_units, se_du, lead.pays, du_y)
     if leader.expected_points is None or leader.win_probability is None:
-        return OptionEstimate(option, leader.ev_units + du, None, None, None, k, se_u)
+        return OptionEstimate(option=option, ev_units=leader.ev_units + du, samples=k, stderr_units=se_u)
     se_p = combined(leader.stderr, se_dp, [float(p) for p in lead.points], dp_y)
-    return OptionEstimate(option, leader.ev_units + du, min(1.0, max(0.0, leader.win_probability + dw)),
-                          min(120.0, max(0.0, leader.expected_points + dp)), se_p, k, se_u)
+    return OptionEstimate(option=option, ev_units=leader.ev_units + du,
+                          win_probability=min(1.0, max(0.0, leader.win_probability + dw)),
+                          expected_points=min(120.0, max(0.0, leader.expected_points + dp)), stderr=se_p,
+                          samples=k, stderr_units=se_u)
 
 
 def paired_difference(fit_for: Callable[[Sequence[int]], PlainMean], a: Mapping[int, float],

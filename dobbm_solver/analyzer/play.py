@@ -12,16 +12,17 @@ method.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
+from typing import Any
 
-from ..cards import BB_ALL, Card, CardSet, card_name, cardset, display_key, legal_cards, scan_forward, trick_winner
+from ..cards import BB_ALL, Card, CardSet, cardset, display_key, legal_cards, scan_forward, trick_winner
 from ..deal import trick_seats
 from .advice import Advice, OptionEstimate
-from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .estimate import TARGET_STDERR, estimate_option, paired_difference
+from .arguments import check_view, resolve_samples
+from .estimate import TARGET_STDERR, estimate_option
 from .payment import payment
 from .runner import Progress, SampleRunner
+from .template import Analysis, Ranking, run_analysis
 from .view import AnalyzerError, View
 
 #: Samples at least, and at most, of an adaptive ``play`` run.
@@ -69,9 +70,59 @@ def _everything_seen(view: View) -> bool:
     return seen == BB_ALL
 
 
+class PlayAnalysis(Analysis[Card]):
+    """``me``'s legal cards: one solve of a sample values every card."""
+
+    command = "play"
+    first = PLAY_MIN_SAMPLES
+    cap = PLAY_MAX_SAMPLES
+    # no control variates: the cards are compared on the same samples anyway, and their
+    # 1024 cheap draws cost more than the solves where the auction is rare (a Solo)
+    control_variates = False
+
+    def __init__(self, view: View) -> None:
+        self.turn = play_turn(view)
+        super().__init__(view, list(self.turn.legal), result_key="cards")
+
+    def fixed_samples(self, samples: int | None) -> int | None:
+        """A view that shows every card is solved once."""
+        return 1 if _everything_seen(self.view) else resolve_samples(samples)
+
+    def rank(self, runner: SampleRunner) -> Ranking[Card]:
+        """Each legal card's estimate, best first (cards worth the same in every sample as one)."""
+        view = self.view
+        assert view.contract is not None
+        idx = self.samples()
+        declarer = view.role == "declarer"
+        fit = runner.fit(idx)
+        ests: list[OptionEstimate[Card]] = []
+        pays_by: dict[Card, dict[int, float]] = {}
+        for c in self.turn.legal:
+            pts = [runner.results[i]["cards"][c] for i in idx]
+            pays = [float(payment(p, view.contract, view.doublings, declarer)) for p in pts]
+            ests.append(estimate_option(c, fit, pays, pts))
+            pays_by[c] = dict(zip(idx, pays))
+        sign = -1 if declarer else 1        # my side's points first on ties in units
+        rank = {c: k for k, c in enumerate(self.turn.legal)}
+        ests.sort(key=lambda e: (-e.ev_units, sign * (e.expected_points or 0.0), rank[e.option]))
+        return Ranking(_group_alike(ests, runner, idx), pays_by)
+
+    def info(self, runner: SampleRunner, ranking: Ranking[Card]) -> dict[str, Any]:
+        return {"to_move": self.turn.to_move, "trick": self.turn.trick, "stopped": self.stopped,
+                "target_stderr": self.target}
+
+    def notes(self, ranking: Ranking[Card]) -> tuple[str, ...]:
+        notes = ["every sample is played as if all cards were open once it is dealt: where a guess is "
+                 "still to be made the advice can be too optimistic (strategy fusion)",
+                 "win % and points are the declarer's final points after the card"]
+        if self.view.role == "defender":
+            notes.append("a defender's units are their own settlement with the declarer")
+        return tuple(notes)
+
+
 def analyze_play(view: View, samples: int | None = None, seed: int | None = None,
                  jobs: int | None = None, progress: Progress | None = None, *,
-                 target_stderr: float = TARGET_STDERR) -> Advice:
+                 target_stderr: float = TARGET_STDERR) -> Advice[Card]:
     """``me``'s legal cards ranked by expected units, on shared samples.
 
     ``samples`` None: adaptive, batches until the leading card's expected
@@ -79,65 +130,17 @@ def analyze_play(view: View, samples: int | None = None, seed: int | None = None
     shows every card is solved once: its values are the open-card solver's.
     ``info``: ``to_move``, ``trick`` (the cards in play), ``stopped``.
     """
-    t0 = time.perf_counter()
     check_view(view, "play")
-    turn = play_turn(view)
-    fixed = 1 if _everything_seen(view) else resolve_samples(samples)
-    seed = resolve_seed(seed)
-    target = check_target(target_stderr)
-    with SampleRunner(view, seed, jobs, progress) as runner:
-        # no control variates: the cards are compared on the same samples anyway, and their
-        # 1024 cheap draws cost more than the solves where the auction is rare (a Solo)
-        runner.start_cv(count=0, needed=False)
-        idx, stopped = _sample(runner, view, turn, fixed, target)
-        ests, pays_by = _estimates(runner, view, turn, idx)
-        margin = mse = None
-        if len(ests) > 1:
-            margin, mse = paired_difference(runner.fit, pays_by[ests[0].option], pays_by[ests[1].option])
-    info = {"to_move": turn.to_move, "trick": [card_name(c) for c in turn.trick], "stopped": stopped,
-            "target_stderr": target}
-    return Advice("play", view.me, view.role, ests[0].option, tuple(ests), len(idx), seed, runner.jobs,
-                  time.perf_counter() - t0, margin, mse, info, _notes(view))
+    return run_analysis(PlayAnalysis(view), samples, seed, jobs, progress, target_stderr)
 
 
-def _sample(runner: SampleRunner, view: View, turn: PlayTurn, fixed: int | None, target: float
-            ) -> tuple[list[int], str]:
-    """Solve batches of samples until the leading card's points meet ``target``."""
-    def precise(idx: list[int]) -> bool:
-        top = _estimates(runner, view, turn, idx)[0][0]
-        return top.stderr is not None and top.stderr <= target
-
-    return runner.sample_in_batches(PLAY_MIN_SAMPLES, PLAY_MAX_SAMPLES, fixed, "cards", precise)
-
-
-def _estimates(runner: SampleRunner, view: View, turn: PlayTurn, idx: list[int]
-               ) -> tuple[list[OptionEstimate], dict[str, dict[int, float]]]:
-    """Each legal card's estimate, best first, and its payments by sample index."""
-    assert view.contract is not None
-    declarer = view.role == "declarer"
-    fit = runner.fit(idx)
-    ests: list[OptionEstimate] = []
-    pays_by: dict[str, dict[int, float]] = {}
-    for c in turn.legal:
-        pts = [runner.results[i]["cards"][c] for i in idx]
-        pays = [float(payment(p, view.contract, view.doublings, declarer)) for p in pts]
-        name = card_name(c)
-        ests.append(estimate_option(name, fit, pays, pts))
-        pays_by[name] = dict(zip(idx, pays))
-    sign = -1 if declarer else 1        # my side's points first on ties in units
-    rank = {card_name(c): k for k, c in enumerate(turn.legal)}
-    ests.sort(key=lambda e: (-e.ev_units, sign * (e.expected_points or 0.0), rank[e.option]))
-    return _group_alike(ests, runner, idx, {card_name(c): c for c in turn.legal}), pays_by
-
-
-def _group_alike(ests: list[OptionEstimate], runner: SampleRunner, idx: list[int],
-                 cards: dict[str, Card]) -> list[OptionEstimate]:
+def _group_alike(ests: list[OptionEstimate[Card]], runner: SampleRunner, idx: list[int]) -> list[OptionEstimate[Card]]:
     """Cards worth the same in every sample (e.g. adjacent 6-9 of a suit) as one option,
     the others in its ``alike``."""
-    rows: list[OptionEstimate] = []
+    rows: list[OptionEstimate[Card]] = []
     seen: dict[tuple[int, ...], int] = {}
     for e in ests:
-        key = tuple(runner.results[i]["cards"][cards[e.option]] for i in idx)
+        key = tuple(runner.results[i]["cards"][e.option] for i in idx)
         if key in seen:
             k = seen[key]
             rows[k] = replace(rows[k], alike=rows[k].alike + (e.option,))
@@ -145,12 +148,3 @@ def _group_alike(ests: list[OptionEstimate], runner: SampleRunner, idx: list[int
             seen[key] = len(rows)
             rows.append(e)
     return rows
-
-
-def _notes(view: View) -> tuple[str, ...]:
-    notes = ["every sample is played as if all cards were open once it is dealt: where a guess is "
-             "still to be made the advice can be too optimistic (strategy fusion)",
-             "win % and points are the declarer's final points after the card"]
-    if view.role == "defender":
-        notes.append("a defender's units are their own settlement with the declarer")
-    return tuple(notes)

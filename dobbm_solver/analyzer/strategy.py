@@ -47,7 +47,7 @@ class MonteCarloStrategy:
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
                               target_stderr=self.target_stderr)
-        return parse_card(advice.recommendation), advice
+        return advice.recommendation, advice
 
 
 def monte_carlo_strategy(samples: int | None = None, seed: int = 0, jobs: int | None = 1,

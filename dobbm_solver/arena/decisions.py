@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double
+from ..analyzer.advice import OptT
 from ..analyzer.strategy import MonteCarloStrategy
-from ..cards import Card, CardSet, cardset, parse_cards
+from ..cards import Card, CardSet
 from ..deal import Deal
 from ..models.bidding import model_bid
 from ..models.discard_rule import heuristic_discard
@@ -88,7 +89,7 @@ def own_view(command: str, board: Board, me: str, bids: Bids, hand: CardSet, *, 
                           discard=discard, path="<arena>")
 
 
-def whole(advice: Advice) -> Advice:
+def whole(advice: Advice[OptT]) -> Advice[OptT]:
     """``advice``, unless Ctrl-C cut its sampling short: then ``KeyboardInterrupt``
     (the deal is dropped, not written with fewer samples than the arena states)."""
     if advice.info.get("stopped") == "interrupted":
@@ -132,7 +133,7 @@ def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: B
         view = own_view("discard", board, declarer, bids, board.hands[declarer], dobb=board.dobb)
         advice = whole(analyze_discard(view, samples=env.samples.discard,
                                        seed=board.seed_for(declarer, "discard"), jobs=1))
-        return cardset(parse_cards(advice.recommendation))
+        return advice.recommendation
     return env.best_discard(board, declarer)[0]
 
 

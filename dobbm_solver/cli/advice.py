@@ -21,7 +21,9 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
     with exit_on_ctrl_c():
         from ..analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
 
-    run = {"bid": analyze_bid, "discard": analyze_discard, "double": analyze_double, "play": analyze_play}[command]
+    analyses: dict[str, Callable[..., Any]] = {"bid": analyze_bid, "discard": analyze_discard,
+                                               "double": analyze_double, "play": analyze_play}
+    run = analyses[command]
     views = []
     for doc in read_docs(() if file is None else (file,), deal_line):
         with about(doc.title):

@@ -1,38 +1,97 @@
-"""``dobbm bid``, ``discard``, ``double`` and ``play``: an advice as JSON and as text."""
+"""``dobbm bid``, ``discard``, ``double`` and ``play``: an advice as JSON and as text.
+
+The advice holds typed options (a bid, a lay-away as a card set, a doubling
+decision, a card); they are named here, where they are printed.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..cards import card_name, set_names
+
 if TYPE_CHECKING:   # the analyzer is imported only when one of its commands runs
-    from ..analyzer import Advice
+    from ..analyzer import Advice, OptionEstimate
 
 __all__ = ["advice_dict", "advice_text", "advice_partial"]
 
 
-def advice_partial(advice: Advice) -> bool:
+def advice_partial(advice: Advice[Any]) -> bool:
     """True when Ctrl-C stopped the sampling: the estimates rest on the samples solved so far."""
-    return bool(advice.info.get("stopped") == "interrupted")
+    return advice.partial
 
 
-def advice_dict(advice: Advice) -> dict[str, Any]:
-    """The JSON object of an advice, with ``partial`` (see :func:`advice_partial`)."""
-    return {**advice.to_json(), "partial": advice_partial(advice)}
+def advice_dict(advice: Advice[Any]) -> dict[str, Any]:
+    """The JSON object of an advice, options named (a lay-away: a list of four card names,
+    a card: its name), with ``partial`` (see :func:`advice_partial`)."""
+    cmd = advice.command
+    return {
+        "command": cmd,
+        "me": advice.me,
+        "role": advice.role,
+        "recommendation": _option_json(cmd, advice.recommendation),
+        "options": [_estimate_json(cmd, o) for o in advice.options],
+        "samples": advice.samples,
+        "seed": advice.seed,
+        "jobs": advice.jobs,
+        "seconds": round(advice.seconds, 3),
+        "margin": _rounded(advice.margin, 4),
+        "margin_stderr": _rounded(advice.margin_stderr, 4),
+        "info": {k: _info_json(cmd, k, v) for k, v in advice.info.items()},
+        "notes": list(advice.notes),
+        "partial": advice_partial(advice),
+    }
 
 
-def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
+def _estimate_json(command: str, e: OptionEstimate[Any]) -> dict[str, Any]:
+    return {
+        "option": _option_json(command, e.option),
+        "ev_units": _rounded(e.ev_units, 4),
+        "win_probability": _rounded(e.win_probability, 4),
+        "expected_points": _rounded(e.expected_points, 3),
+        "stderr": _rounded(e.stderr, 3),
+        "stderr_units": _rounded(e.stderr_units, 4),
+        "samples": e.samples,
+        "alike": [_option_json(command, a) for a in e.alike],
+    }
+
+
+def _option_json(command: str, option: Any) -> Any:
+    """An option as JSON: a lay-away as a list of card names, a card as its name, a word as it is."""
+    if command == "discard":
+        return set_names(option)
+    if command == "play":
+        return card_name(option)
+    return option
+
+
+def _info_json(command: str, key: str, value: Any) -> Any:
+    """A fact of ``info`` as JSON: the cards in it named."""
+    if command == "discard" and key == "heuristic_discard":
+        return set_names(value)
+    if command == "play" and key == "trick":
+        return [card_name(c) for c in value]
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _rounded(x: float | None, nd: int) -> float | None:
+    return None if x is None else round(float(x), nd)
+
+
+def advice_text(advice: Advice[Any], title: str, limit: int | None = None) -> str:
     """A small grid: option, expected units, win %, expected points, error.
 
     With ``limit``, only the first ``limit`` options and a line saying how many more.
     Options that play the same show as one row (``+N alike``).
     """
+    cmd = advice.command
     opts = advice.options if limit is None else advice.options[:limit]
-    if advice.command == "discard":
-        names = [_option_name(o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
+    if cmd == "discard":
+        names = [_option_name(cmd, o.option) + (f" +{len(o.alike)} alike" if o.alike else "") for o in opts]
     else:
-        names = [" ".join([_option_name(o.option), *map(_option_name, o.alike)]) for o in opts]
+        names = [" ".join([_option_name(cmd, o.option), *(_option_name(cmd, a) for a in o.alike)]) for o in opts]
     width = max(8, *(len(n) for n in names))
-    rows = [f"{title}: {advice.command} for {advice.me} ({advice.role}), "
+    rows = [f"{title}: {cmd} for {advice.me} ({advice.role}), "
             f"{advice.samples} samples, seed {advice.seed}",
             f"  {'option':<{width}}  {'units':>7}  {'win %':>6}  {'points':>6}  {'± error':>7}  samples",
             "  (units: your expected units; win % and points: the declarer's; error: of the points)"]
@@ -42,7 +101,7 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
         err = "-" if o.stderr is None else f"{o.stderr:.2f}"
         rows.append(f"  {name:<{width}}  {o.ev_units:>+7.2f}  {win:>6}  {pts:>6}  "
                     f"{err:>7}  {o.samples:>7}")
-    rows.append(f"  recommendation: {_option_name(advice.recommendation)}")
+    rows.append(f"  recommendation: {_option_name(cmd, advice.recommendation)}")
     if len(opts) < len(advice.options):
         more = advice.options[len(opts):]
         count = sum(1 + len(o.alike) for o in more)
@@ -51,5 +110,10 @@ def advice_text(advice: Advice, title: str, limit: int | None = None) -> str:
     return "\n".join(rows)
 
 
-def _option_name(option: object) -> str:
-    return " ".join(option) if isinstance(option, (tuple, list)) else str(option)
+def _option_name(command: str, option: Any) -> str:
+    """An option for people: a lay-away's four cards, a card, a word."""
+    if command == "discard":
+        return " ".join(set_names(option))
+    if command == "play":
+        return card_name(option)
+    return str(option)
