@@ -4,9 +4,7 @@ Means over samples, with **control variates**: cheap facts of each sampled
 deal (:func:`deal_features`: trump split, hand strengths, the Dobb's
 points...) whose exact means are estimated from many cheap draws of the same
 sampler; regressing the solved points on them removes much of the luck of
-the deal from the estimate (in the example files the standard error shrinks
-by a factor of 1.1 for a lay-away, 1.2 to 1.35 for doubling, 1.5 for
-bidding).  With ``samples`` None sampling is adaptive: batches of
+the deal from the estimate.  With ``samples`` None sampling is adaptive: batches of
 :data:`BATCH` until the recommended option's expected points have a
 standard error of at most ``target_stderr`` (default :data:`TARGET_STDERR`
 = 1.5 points), see :func:`next_batch`.
@@ -115,9 +113,7 @@ class ControlVariateFit(PlainMean):
     mean of ``y`` is estimated by the intercept of ``y ~ 1 + (x - mu)``; its
     variance is the heteroscedasticity-robust (HC3) sandwich estimate, plus
     the uncertainty of ``mu`` itself.  (The plain least-squares variance
-    assumes every deal's points spread alike; a weak Solo's points do not,
-    and its errors came out 15-20% too small over seeds:
-    ``benchmarks/measure_errors.py``.)
+    assumes every deal's points spread alike; a weak Solo's points do not.)
     """
 
     def __init__(self, rows: Sequence[Sequence[float]], cv: ControlVariates) -> None:

@@ -6,9 +6,7 @@ item's sample is drawn by the view's sampler and solved as
 :func:`solve_items` and :func:`draw_features`; the workers, their solvers,
 ``jobs`` and Ctrl-C are the pool's.  The workers are threads of this process
 (the search and the compiled sampler release the GIL, so solves and cheap
-draws run on separate cores; no process is started and nothing pickled):
-on the example files, two threads gave 1.1 (discard) to 1.9 (bid) times the
-samples a second of two worker processes.
+draws run on separate cores; no process is started and nothing pickled).
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .._pool import WorkerPool, worker_solver
 from ..models.discard_rule import build_tables
 from ..solver import DEFAULT_TT_MB
-from .estimate import BATCH, CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features, next_batch
+from .estimate import CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features
 from .sampling import sampler_for
 from .view import View
 from .work import WORK
@@ -228,42 +226,6 @@ class SampleRunner:
         if self.progress:
             self.progress(self.done, self.total)
 
-    def sample_in_batches(self, first: int, cap: int, fixed: int | None, key: str,
-                          precise: Callable[[list[int]], bool]) -> tuple[list[int], str]:
-        """Solve samples ``0, 1, ...`` (one work item each): all ``fixed`` at once, else
-        ``first`` and then batches of :data:`BATCH` until ``precise(solved)`` or ``cap``.
-        Returns the samples solved (those with a result under ``key``) and why the run
-        stopped: ``samples``, ``target``, ``max_samples`` or ``interrupted``.  On workers
-        the next batch is started while the last is judged, so the workers do not wait
-        for the judgement (Retour at defaults: 105 -> 71-80 ms an analysis on two
-        threads); a batch not needed is cancelled, and its results, if any, are never
-        used."""
-        n = fixed if fixed is not None else first
-        cap = fixed if fixed is not None else cap
-        start = 0
-        while True:
-            self.plan(n - start + (0 if fixed else BATCH))
-            self.run([(i, None) for i in range(start, n)], _one_solve)
-            start = n
-            if fixed is None:
-                self.start_ahead([(i, None) for i in range(n, min(cap, n + BATCH))], _one_solve)
-            idx = [i for i in range(n) if self.has(i, key)]
-            if self.interrupted:      # (nothing was started ahead then)
-                if not idx:
-                    raise KeyboardInterrupt
-                return idx, "interrupted"
-            if fixed is not None:
-                return idx, "samples"
-            n, why = next_batch(n, cap, precise(idx))
-            if why:
-                self.cancel_ahead()
-                return idx, why
-
     def has(self, index: int, key: Any) -> bool:
         """Whether sample ``index`` has a result under ``key``."""
         return key in self.results.get(index, ())
-
-
-def _one_solve(payload: object) -> int:
-    """A work item of :meth:`SampleRunner.sample_in_batches` is one solve."""
-    return 1

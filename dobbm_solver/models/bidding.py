@@ -66,10 +66,7 @@ from .strength import PLAIN_SUITS, fast_hand_strength
 #: with more points and more high trumps (a Dobbm is won on points).  Fitted by
 #: maximum likelihood, with every other constant of the model, to 7,838 advice
 #: bids on 2,000 arena deals (``benchmarks/measure_inference.py --deals 2000
-#: --seed 2 --save FILE``, then ``--fit FILE``); of the one- and two-term
-#: extensions tried (trumps, high trumps, plain Saus, voids, points) this pair
-#: fitted best, and on 1,557 held-out bids (seed 1, 400 deals) it raises the
-#: log-likelihood from -0.2119 to -0.1906 a bid.
+#: --seed 2 --save FILE``, then ``--fit FILE``).
 BID_HIGH_TRUMP_WEIGHT = 1.0
 BID_POINTS_WEIGHT = 0.1
 #: The Dobbm threshold (on the bid score) of the bidder who speaks ``turn``-th
@@ -91,11 +88,7 @@ BID_SPREAD = 1.34
 #: maximum likelihood to the advice bids of 4,000 arena deals (15,688 bids,
 #: 245 of them Solo; ``benchmarks/measure_inference.py --deals 2000 --seed S
 #: --save FILE`` for seeds 1 and 2, then ``--fit FILE FILE --fit-solo``), with
-#: the Dobbm part of the model held fixed.  On the 7,835 bids of seed 3, held
-#: out, the log-likelihood a bid rises from -0.1906 (one Solo threshold, on
-#: the bid score) to -0.1880 with two thresholds and Saus alone, and to
-#: -0.1841 with Saus and voids: the best of the Solo scores tried (strength
-#: alone, plus trumps, high trumps, plain Saus, voids, points, or two of these).
+#: the Dobbm part of the model held fixed.
 BID_SOLO_SAU_WEIGHT = 2.57
 BID_SOLO_VOID_WEIGHT = 2.23
 BID_SOLO_THRESHOLD = 26.56
