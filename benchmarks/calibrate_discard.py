@@ -129,10 +129,10 @@ def mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
 
 
-def chosen_index(row: dict[str, Any], lay_away: int) -> int:
-    """The index in ``row["reps"]`` of the class holding ``lay_away``."""
+def chosen_index(row: dict[str, Any], discard: int) -> int:
+    """The index in ``row["reps"]`` of the class holding ``discard``."""
     for j, (rep, members) in enumerate(discard_classes(row["hand12"])):
-        if lay_away in members:
+        if discard in members:
             return j
     raise ValueError("lay-away not legal")
 

@@ -51,7 +51,7 @@ def sau_rule_ok(cards) -> bool:
     return saus <= hearts
 
 
-def random_lay_away(rng: random.Random, twelve: list[int]) -> list[int]:
+def random_discard(rng: random.Random, twelve: list[int]) -> list[int]:
     """Four random cards of the declarer's twelve that obey the Sau rule."""
     while True:
         pick = rng.sample(sorted(twelve), 4)
@@ -87,7 +87,7 @@ def random_deal(rng: random.Random, *, five_seats: bool = False,
     discard = None
     if contract == "dobbm":
         twelve = hands[declarer] + dobb
-        discard = random_lay_away(rng, twelve)
+        discard = random_discard(rng, twelve)
         hands[declarer] = [c for c in twelve if c not in discard]
     return Deal(
         seats=tuple(seats), declarer=declarer, contract=contract,

@@ -99,7 +99,7 @@ def double_text(me: str, declarer: str, contract: str, doublings: int, bids: lis
     sees the Dobb and the lay-away, a defender those asked for."""
     hands = {"Anna": "H9 H6 EK EO E8 L9 L6 S8", "Bert": "HA HK HO H8 EA E10 LA SK",
              "Cora": "H10 H7 E9 E7 LK LO S10 S7", "Dave": "HU EU E6 L10 LU L8 SA SO"}
-    dobb_cards, lay_away = "L7 S9 S6 SU", "L7 S9 S6 SK"
+    dobb_cards, discard_cards = "L7 S9 S6 SU", "L7 S9 S6 SK"
     if contract == "dobbm" and me == declarer:
         dobb = discard = True
         hands[me] = "HA HK HO H8 EA E10 LA SU"
@@ -108,7 +108,7 @@ def double_text(me: str, declarer: str, contract: str, doublings: int, bids: lis
     if contract == "dobbm" and dobb:
         lines.append(f"dobb: {dobb_cards}")
     if contract == "dobbm" and discard:
-        lines.append(f"discard: {lay_away}")
+        lines.append(f"discard: {discard_cards}")
     if bids:
         lines.append("bids:\n" + "".join(f"  - {{{w}: {b}}}\n" for w, b in bids).rstrip("\n"))
     lines.append(f"doublings: {doublings}")

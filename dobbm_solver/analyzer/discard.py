@@ -258,9 +258,9 @@ class DiscardAnalysis(Analysis[CardSet]):
 
     def notes(self, ranking: Ranking[CardSet]) -> tuple[str, ...]:
         options = ranking.estimates
-        lay_aways = sum(1 + len(o.alike) for o in options)
+        count = sum(1 + len(o.alike) for o in options)
         return ("open-card play of each sample is the standard Monte Carlo approximation",
-                f"all {lay_aways} legal lay-aways ({len(self.reps)} distinct in play) were solved on the "
+                f"all {count} legal lay-aways ({len(self.reps)} distinct in play) were solved on the "
                 f"first sample; the best went on to more of the same samples and raced, "
                 f"{len(self.active)} going the distance to {self.most_samples()}",
                 "a lay-away solved on fewer samples is estimated through the leader: the leader's "
