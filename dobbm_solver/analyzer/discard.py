@@ -79,7 +79,7 @@ class DiscardAnalysis(Analysis[CardSet]):
 
     @property
     def final_cap(self) -> int:
-        return self.fixed if self.fixed is not None else MAX_SAMPLES["discard"]
+        return self.fixed if self.fixed is not None else self.cap
 
     # -- the pruning stages
     def prepare(self, runner: SampleRunner) -> bool:
@@ -103,7 +103,7 @@ class DiscardAnalysis(Analysis[CardSet]):
         return True
 
     def _final_n(self) -> int:
-        return self.fixed if self.fixed is not None else max([MIN_SAMPLES["discard"]] + [s for _, s in self.stages])
+        return self.fixed if self.fixed is not None else max([self.first] + [s for _, s in self.stages])
 
     def _planned(self) -> int:
         """The solves the stages and the race will take at least (for progress)."""

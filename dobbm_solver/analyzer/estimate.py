@@ -30,9 +30,9 @@ CV_MIN_SAMPLES = 24
 #: this standard error (points) -- when ``samples`` is not given.
 TARGET_STDERR = 1.5
 #: Adaptive sampling (``samples`` None): first batch, batch size, cap.
-MIN_SAMPLES = {"bid": 32, "double": 32, "discard": 32}
+MIN_SAMPLES = {"bid": 32, "double": 32, "discard": 32, "play": 32}
 BATCH = 16
-MAX_SAMPLES = {"bid": 384, "double": 512, "discard": 256}
+MAX_SAMPLES = {"bid": 384, "double": 512, "discard": 256, "play": 512}
 
 
 def deal_features(view: View, dealt: Mapping[str, CardSet], dobb: CardSet) -> tuple[float, ...]:

@@ -19,15 +19,11 @@ from ..cards import BB_ALL, Card, CardSet, cardset, display_key, legal_cards, sc
 from ..deal import trick_seats
 from .advice import Advice, OptionEstimate
 from .arguments import check_view, resolve_samples
-from .estimate import TARGET_STDERR, estimate_option
+from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, estimate_option
 from .payment import payment
 from .runner import Progress, SampleRunner
 from .template import Analysis, Ranking, run_analysis
 from .view import AnalyzerError, View
-
-#: Samples at least, and at most, of an adaptive ``play`` run.
-PLAY_MIN_SAMPLES = 32
-PLAY_MAX_SAMPLES = 512
 
 
 @dataclass(frozen=True)
@@ -74,8 +70,8 @@ class PlayAnalysis(Analysis[Card]):
     """``me``'s legal cards: one solve of a sample values every card."""
 
     command = "play"
-    first = PLAY_MIN_SAMPLES
-    cap = PLAY_MAX_SAMPLES
+    first = MIN_SAMPLES["play"]
+    cap = MAX_SAMPLES["play"]
     # no control variates: the cards are compared on the same samples anyway, and their
     # 1024 cheap draws cost more than the solves where the auction is rare (a Solo)
     control_variates = False
