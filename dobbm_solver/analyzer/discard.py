@@ -305,7 +305,7 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     return run_analysis(DiscardAnalysis(view, stages, race_z), samples, seed, jobs, progress, target_stderr)
 
 
-def _key(e: OptionEstimate, heur: float) -> tuple[float, float, float]:
+def _key(e: OptionEstimate[CardSet], heur: float) -> tuple[float, float, float]:
     """The ranking key: expected units, then expected points, then the rule of thumb."""
     return (e.ev_units, e.expected_points or 0.0, heur)
 

@@ -36,7 +36,7 @@ def discard_classes(hand12: CardSet) -> list[tuple[CardSet, tuple[CardSet, ...]]
     ``legal_discards`` order of the representatives (the first member).
     """
     rep = _zero_runs(hand12)
-    groups: dict[tuple, list[CardSet]] = {}
+    groups: dict[tuple[tuple[Card, ...], tuple[tuple[Card, int], ...]], list[CardSet]] = {}
     for d in legal_discards(hand12):
         # canonical form: zero cards replaced by their run's count taken from the run bottom
         key_cards = []

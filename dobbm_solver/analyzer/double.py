@@ -13,6 +13,7 @@ from .payment import payment
 from .runner import Progress, SampleRunner
 from .template import Analysis, Ranking, run_analysis
 from .view import View
+from .work import Results
 
 PLAY_ON: DoublingDecision = "play on"
 
@@ -96,7 +97,7 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
     return run_analysis(DoubleAnalysis(view), samples, seed, jobs, progress, target_stderr)
 
 
-def _doubling_value(view: View, result: dict) -> tuple[float, float, float]:
+def _doubling_value(view: View, result: Results) -> tuple[float, float, float]:
     """One sample's value of saying the next doubling: the expected payment over the
     answers, the chance that the other side answers it, and the doublings it ends with."""
     assert view.contract is not None

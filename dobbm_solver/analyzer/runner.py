@@ -21,7 +21,7 @@ from ..solver import DEFAULT_TT_MB
 from .estimate import CV_DRAWS, CV_MIN_SAMPLES, ControlVariates, PlainMean, deal_features
 from .sampling import sampler_for
 from .view import View
-from .work import WORK
+from .work import WORK, Results
 
 __all__ = ["CHUNK_ITEMS", "IN_FLIGHT", "Progress", "SampleRunner", "solve_items", "draw_features"]
 
@@ -31,7 +31,7 @@ CHUNK_ITEMS = 8
 IN_FLIGHT = 4
 Progress = Callable[[int, int], None]
 Item = tuple[int, Any]
-Row = tuple[int, dict, tuple[float, ...]]
+Row = tuple[int, Results, tuple[float, ...]]
 
 
 def prime_caches(view: View) -> None:
@@ -93,13 +93,13 @@ class SampleRunner:
         self.progress = progress
         self.done = 0
         self.total = 0
-        self.results: dict[int, dict] = {}
+        self.results: dict[int, Results] = {}
         self.features: dict[int, tuple[float, ...]] = {}
         self._cv_count = CV_DRAWS
-        self._cv_futures: list[Future] = []
+        self._cv_futures: list[Future[list[tuple[float, ...]]]] = []
         self._cv: ControlVariates | None = None
         self._cv_lost = False
-        self._ahead: list[tuple[list[Item], int, Future]] = []
+        self._ahead: list[tuple[list[Item], int, Future[list[Row]]]] = []
 
     @property
     def interrupted(self) -> bool:

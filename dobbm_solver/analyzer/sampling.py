@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..cards import BB_ALL, DOBB_SIZE, HAND_SIZE, Card, CardSet, card_suit, popcount, scan_forward
 from ..deal import Deal
@@ -387,10 +387,10 @@ def _seed_prefix(stream: str, seed: int) -> str:
     return f"dobbm-analyzer:{stream}:{seed}:"
 
 
-_CACHE: dict[tuple, DealSampler] = {}
+_CACHE: dict[tuple[Any, ...], DealSampler] = {}
 
 
-def _view_key(v: View) -> tuple:
+def _view_key(v: View) -> tuple[Any, ...]:
     return (v.command, v.seats, v.me, tuple(sorted(v.hands.items())), v.declarer, v.contract,
             v.dobb, v.discard, v.tricks, v.doublings, v.dealer, v.bids, v.must, v.auction)
 

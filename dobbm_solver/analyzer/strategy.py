@@ -35,7 +35,7 @@ class MonteCarloStrategy:
     def __call__(self, view: SeatView) -> Card:
         return self.advise(view)[0]
 
-    def advise(self, view: SeatView) -> tuple[Card, Advice | None]:
+    def advise(self, view: SeatView) -> tuple[Card, Advice[Card] | None]:
         """The card to play and the analysis behind it (None: a single legal card, nothing
         to weigh)."""
         legal = view.legal

@@ -23,7 +23,9 @@ from .view import View
 if TYPE_CHECKING:
     from ..solver import Solver
 
-Work = Callable[[View, "Solver", Deal, Mapping[str, CardSet], Any], dict]
+#: One sample's results, merged into the runner's: by option (see above).
+Results = dict[Any, Any]
+Work = Callable[[View, "Solver", Deal, Mapping[str, CardSet], Any], Results]
 
 #: How ``bid`` lays away the declarer's 12 cards (the 8 dealt and the sampled
 #: Dobb) in each sample: from those 12 cards alone, never the sampled hands.
@@ -35,7 +37,7 @@ def _points(solver: Solver, deal: Deal) -> int:
 
 
 def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet],
-             payload: Sequence[str]) -> dict:
+             payload: Sequence[str]) -> Results:
     """Each option of ``payload`` (``dobbm``, ``solo``): its weight and the declarer's points.
 
     Dobbm is solved with the lay-away :data:`BID_DISCARD` chooses from the 12 cards."""
@@ -55,12 +57,12 @@ def work_bid(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet
 
 
 def work_discard(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet],
-                 payload: Sequence[CardSet]) -> dict:
+                 payload: Sequence[CardSet]) -> Results:
     """The declarer's points with each lay-away of ``payload``."""
     return {d: _points(solver, deal.with_discard(d)) for d in payload}
 
 
-def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
+def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> Results:
     """The declarer's points of the deal as it stands, and each side's chance of answering
     a doubling on this deal (:func:`~dobbm_solver.models.doubling.answer_probabilities`)."""
     assert view.declarer is not None and view.contract is not None
@@ -69,7 +71,7 @@ def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, Card
     return {"points": _points(solver, deal), "answers": answers}
 
 
-def work_play(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> dict:
+def work_play(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> Results:
     """The declarer's final points after each legal card of the player to move (``me``)."""
     return {"cards": solver.solve_all_cards(deal)}
 
