@@ -1,4 +1,8 @@
-"""Pass, Dobbm or Solo: :func:`analyze_bid`."""
+"""The bid analysis (``dobbm bid``): Pass, Dobbm or Solo, ranked by Monte Carlo (:func:`analyze_bid`).
+
+The model of how the other players bid, which the sampler deals by and which
+values a later overcall, is :mod:`dobbm_solver.models.bidding`.
+"""
 
 from __future__ import annotations
 

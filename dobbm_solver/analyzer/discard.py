@@ -1,4 +1,9 @@
-"""Every legal lay-away of a Dobbm ranked: :func:`analyze_discard`."""
+"""The lay-away analysis (``dobbm discard``): every legal lay-away of a Dobbm ranked by Monte Carlo
+(:func:`analyze_discard`).
+
+The rules of thumb that lay away without solving (the arena's, the sampler's
+and ``bid``'s) are :mod:`dobbm_solver.models.discard_rule`.
+"""
 
 from __future__ import annotations
 

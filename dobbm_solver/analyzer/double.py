@@ -1,4 +1,8 @@
-"""Double or play on: :func:`analyze_double`."""
+"""The doubling analysis (``dobbm double``): double or play on, by Monte Carlo (:func:`analyze_double`).
+
+The model of how each side answers a doubling, which values the sequence a
+doubling starts and which the sampler deals by, is :mod:`dobbm_solver.models.doubling`.
+"""
 
 from __future__ import annotations
 

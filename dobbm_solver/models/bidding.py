@@ -1,5 +1,8 @@
 """The bidding model: how likely each bid is for a player holding given cards.
 
+A model of the other players, not an analysis: ``dobbm bid``'s analysis is
+:mod:`dobbm_solver.analyzer.bid`.
+
 A player rates the 8 dealt cards twice.  The *bid score* ``b``
 (:func:`bid_score`) is :func:`~dobbm_solver.models.strength.hand_strength` plus
 :data:`BID_HIGH_TRUMP_WEIGHT` per high trump (the heart A, 10 and K) plus

@@ -1,5 +1,8 @@
 """The doubling model: how likely a side holding given cards is to say another doubling.
 
+A model of the players, not an analysis: ``dobbm double``'s analysis is
+:mod:`dobbm_solver.analyzer.double`.
+
 After "I lie" the defenders may say Schwacher, the declarer may answer with
 Retour, the defenders with Retour again, and so on (RULES.md, Doubling).
 The model gives the chance that a side answers with one more doubling from
