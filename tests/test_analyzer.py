@@ -19,7 +19,7 @@ from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, popcount, scan_forwar
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError
 from dobbm_solver.models.discard_rule import legal_discards
-from dobbm_solver.report import advice_dict
+from dobbm_solver.report.advice import advice_dict
 from dobbm_solver.rules import lay_away_error
 
 

@@ -17,7 +17,7 @@ from dobbm_solver.analyzer import analyze_double, clear_sampler_cache, payment, 
 from dobbm_solver.deal import MAX_DOUBLINGS
 from dobbm_solver.models import doubling
 from dobbm_solver.models.strength import fast_hand_strength
-from dobbm_solver.report import advice_dict
+from dobbm_solver.report.advice import advice_dict
 from dobbm_solver.solver import Solver
 
 ROOT = Path(__file__).resolve().parent.parent

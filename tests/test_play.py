@@ -17,7 +17,7 @@ from dobbm_solver.cli import main
 from dobbm_solver.deal import replay
 from dobbm_solver.dealer import random_deal
 from dobbm_solver.handfile import dump_deal_yaml
-from dobbm_solver.report import advice_dict
+from dobbm_solver.report.advice import advice_dict
 from dobbm_solver.solver import Solver
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"

@@ -20,7 +20,7 @@ from dobbm_solver.analyzer import (
 from dobbm_solver.analyzer.estimate import PlainMean
 from dobbm_solver.analyzer.template import Analysis, Ranking
 from dobbm_solver.cards import legal_cards, popcount
-from dobbm_solver.report import advice_dict, advice_text
+from dobbm_solver.report.advice import advice_dict, advice_text
 
 PLAY = (Path(__file__).resolve().parents[1] / "hands" / "play.yaml").read_text()
 
