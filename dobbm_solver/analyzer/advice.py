@@ -10,16 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, Hashable, Literal, Mapping, TypeVar
 
-from ..cards import Card, CardSet
-from ..models.bidding import Bid
-
 #: What ``double`` weighs: play on, or say the next doubling (a Schwacher, or a Retour).
 DoublingDecision = Literal["play on", "double", "retour"]
-#: Any analysis's option: a bid, a lay-away (card set), a doubling decision, a card.
-Option = Bid | DoublingDecision | CardSet | Card
 #: The analyses, by the command that runs each.
 Command = Literal["bid", "discard", "double", "play"]
 
+#: An analysis's option: a bid (:data:`~dobbm_solver.models.bidding.Bid`), a lay-away (a card
+#: set), a doubling decision (:data:`DoublingDecision`) or a card.
 OptT = TypeVar("OptT", bound=Hashable)
 
 #: Ties in expected units go to the option that risks less (lower first).
