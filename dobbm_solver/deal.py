@@ -33,7 +33,7 @@ from .cards import (
 )
 from .echo import brief
 from .errors import DobbmError
-from .rules import CONTRACTS, lay_away_error
+from .rules import CONTRACTS, discard_error
 
 # Schwacher and Retour each double the stakes, and the rule book sets no limit.  Ten is
 # 1024 times the stake, far beyond any table; a bound keeps payments and the analyzer's
@@ -211,7 +211,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
         if s not in deal.hands:
             raise DealError("hands", f"no hand for {s}")
     check_dobb_size(deal.dobb)
-    check_no_solo_lay_away(deal.contract, deal.discard)
+    check_no_solo_discard(deal.contract, deal.discard)
     check_trick_shapes(deal.tricks)
     if deal.needs_discard and deal.tricks:
         raise DealError("discard", "tricks were played, so the lay-away must be given")
@@ -236,7 +236,7 @@ def validate(deal: Deal, *, allow_revokes: bool = False) -> PlayState:
     else:
         assert deal.discard is not None
         account(scan_forward(deal.discard), "discard")
-        check_lay_away(deal.discard)
+        check_discard(deal.discard)
     missing = BB_ALL & ~cardset(seen)
     if missing:
         raise DealError("hands", f"cards missing: {cards_text(missing)}")
@@ -287,16 +287,16 @@ def check_dobb_size(dobb: CardSet) -> None:
         raise DealError("dobb", f"must hold {DOBB_SIZE} cards, not {popcount(dobb)}")
 
 
-def check_no_solo_lay_away(contract: str | None, discard: CardSet | None) -> None:
+def check_no_solo_discard(contract: str | None, discard: CardSet | None) -> None:
     if contract == "solo" and discard is not None:
         raise DealError("discard", "a Solo has no lay-away")
 
 
-def check_lay_away(discard: CardSet) -> None:
-    """Four cards, and the Sau rule (``rules.lay_away_error``)."""
+def check_discard(discard: CardSet) -> None:
+    """Four cards, and the Sau rule (``rules.discard_error``)."""
     if popcount(discard) != DOBB_SIZE:
         raise DealError("discard", f"must hold {DOBB_SIZE} cards, not {popcount(discard)}")
-    why = lay_away_error(discard)
+    why = discard_error(discard)
     if why:
         raise DealError("discard", why)
 

@@ -68,7 +68,7 @@ def revoke_units(contract: str, doublings: int = 0) -> int:
     return (MATCH_UNITS // 2) * multiplier(contract, doublings)
 
 
-def lay_away_error(cards: CardSet) -> str | None:
+def discard_error(cards: CardSet) -> str | None:
     """Why four cards may not be laid away, or None if they may.
 
     A plain-suit Sau (EA, LA, SA) may be laid away only together with a trump:
@@ -90,5 +90,5 @@ def sau_rule_ok(cards: CardSet) -> bool:
     return popcount(cards & BB_PLAIN_SAUS) <= popcount(cards & BB_TRUMPS)
 
 
-def legal_lay_away(cards: CardSet) -> bool:
-    return lay_away_error(cards) is None
+def legal_discard(cards: CardSet) -> bool:
+    return discard_error(cards) is None

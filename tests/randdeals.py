@@ -7,7 +7,7 @@ import random
 
 from dobbm_solver.cards import cardset, legal_cards, scan_forward, trick_winner
 from dobbm_solver.deal import Deal, validate
-from dobbm_solver.rules import CONTRACTS, legal_lay_away
+from dobbm_solver.rules import CONTRACTS, legal_discard
 
 
 def random_deal(rng: random.Random) -> Deal:
@@ -31,7 +31,7 @@ def random_deal(rng: random.Random) -> Deal:
     discard = None
     if contract == "dobbm":
         twelve = list(scan_forward(hands[declarer] | dobb))
-        while not legal_lay_away(discard := cardset(rng.sample(twelve, 4))):
+        while not legal_discard(discard := cardset(rng.sample(twelve, 4))):
             pass
         hands[declarer] = (hands[declarer] | dobb) & ~discard
     tricks = play_random(rng, hands, active, declarer, rng.randint(0, 32))

@@ -20,7 +20,7 @@ from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError
 from dobbm_solver.models.discard_rule import legal_discards
 from dobbm_solver.report.advice import advice_dict
-from dobbm_solver.rules import lay_away_error
+from dobbm_solver.rules import discard_error
 
 
 def test_discard_classes_cover_and_agree() -> None:
@@ -98,7 +98,7 @@ def test_discard_banks_a_bare_ten_and_keeps_trumps() -> None:
     advice = analyze_discard(v, samples=6, seed=2, jobs=1)
     best = advice.recommendation
     assert best & cs("L10") and not best & cs("HA H10 HK HO HU H9 EA")
-    assert all(lay_away_error(o.option) is None for o in advice.options)
+    assert all(discard_error(o.option) is None for o in advice.options)
     assert sum(1 + len(o.alike) for o in advice.options) == len(legal_discards(v.my_hand | v.dobb))
     assert len(advice.options) == advice.info["classes"]
     # the same ranking whatever the number of worker processes
@@ -205,7 +205,7 @@ def test_progress_and_json() -> None:
     json.dumps(dj)
 
 
-def test_lay_aways_that_play_the_same_are_one_row() -> None:
+def test_discards_that_play_the_same_are_one_row() -> None:
     """Interchangeable 6-9 cards: one option per class, the others listed alike, and
     every member is a lay-away that leaves the same cards to play."""
     text = DISCARD.replace("Dave: H10 HK H8 EK LK LO L9 SU", "Dave: H10 HK H8 E9 E8 E7 L9 L8")

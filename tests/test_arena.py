@@ -38,7 +38,7 @@ from dobbm_solver.arena import (
 from dobbm_solver.cards import popcount
 from dobbm_solver.errors import DobbmError
 from dobbm_solver.models.discard_rule import heuristic_discard
-from dobbm_solver.rules import lay_away_error, units
+from dobbm_solver.rules import discard_error, units
 from dobbm_solver.solver import Solver
 
 FEW = ArenaSamples(bid=3, discard=1, double=3, play=3)
@@ -94,7 +94,7 @@ def check_result(board, result: TableResult) -> None:
     assert result.units == {s: 3 * u if s == declarer else -u for s in board.seats}
     if contract == "dobbm":
         lay = result.discard
-        assert lay is not None and popcount(lay) == 4 and lay_away_error(lay) is None
+        assert lay is not None and popcount(lay) == 4 and discard_error(lay) is None
         assert lay & ~(board.hands[declarer] | board.dobb) == 0
     else:
         assert result.discard is None
@@ -127,7 +127,7 @@ def test_every_decision_of_every_strategy_runs(solver):
     env = Env(solver, FEW)
     for s in ("rule", "advice", "open"):
         lay = decide_discard(s, board, env, "Bert", bids)
-        assert popcount(lay) == 4 and lay_away_error(lay) is None
+        assert popcount(lay) == 4 and discard_error(lay) is None
         deal = board.open_deal("Bert", "dobbm").with_discard(lay)
         assert decide_double(s, board, env, deal, "Cora", bids) in (True, False)
     assert decide_double("rule", board, env, deal, "Cora", bids) is False

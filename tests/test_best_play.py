@@ -17,7 +17,7 @@ PLAYED = load_hand_file(HANDS / "example.yaml") + load_hand_file(HANDS / "midpla
 
 
 @pytest.mark.parametrize("deal", STUDIES)
-def test_value_is_the_studys_best_lay_away_without_a_second_search(deal):
+def test_value_is_the_studys_best_discard_without_a_second_search(deal):
     ranked = Solver(tt_mb=16).study_discards(deal, jobs=1)
     best = Solver(tt_mb=16).solve_best(deal, analyze=False, jobs=1)
     assert best.studied == tuple(ranked)
@@ -34,7 +34,7 @@ def test_value_is_the_studys_best_lay_away_without_a_second_search(deal):
 
 
 @pytest.mark.parametrize("deal", STUDIES)
-def test_analysis_is_the_deal_solved_with_the_best_lay_away(deal):
+def test_analysis_is_the_deal_solved_with_the_best_discard(deal):
     best = Solver(tt_mb=16).solve_best(deal, analyze=True, jobs=1)
     by_hand = Solver(tt_mb=16)                    # the same steps on a solver of the same size
     ranked = by_hand.study_discards(deal, jobs=1)
@@ -48,7 +48,7 @@ def test_analysis_is_the_deal_solved_with_the_best_lay_away(deal):
     assert (fresh.declarer_points, dict(fresh.cards)) == (an.declarer_points, dict(an.cards))
 
 
-def test_the_lay_aways_do_not_depend_on_jobs():
+def test_the_discards_do_not_depend_on_jobs():
     deal = STUDIES[0]
     one = Solver(tt_mb=16).solve_best(deal, analyze=False, jobs=1)
     two = Solver(tt_mb=16).solve_best(deal, analyze=False, jobs=2)
@@ -60,7 +60,7 @@ def test_the_lay_aways_do_not_depend_on_jobs():
 
 
 @pytest.mark.parametrize("deal", PLAYED)
-def test_a_deal_with_its_lay_away_is_solved_as_it_is(deal):
+def test_a_deal_with_its_discard_is_solved_as_it_is(deal):
     solver = Solver(tt_mb=16)
     an = solver.solve_best(deal, analyze=True)
     assert an.studied is None and an.deal == deal

@@ -32,7 +32,7 @@ from dobbm_solver.deal import Deal, replay
 from dobbm_solver.errors import DobbmError, DobbmRuntimeError
 from dobbm_solver.handfile import dump_deal_yaml, load_hand_file
 from dobbm_solver.notation import format_deal_line, parse_deal_line
-from dobbm_solver.rules import lay_away_error, units
+from dobbm_solver.rules import discard_error, units
 from dobbm_solver.solver import Solver
 
 REPO = Path(__file__).resolve().parents[1]
@@ -228,14 +228,14 @@ def test_discard_study_json():
     discards = obj["discards"]
     twelve = deal.hands[deal.declarer] | deal.dobb
     legal = {four for four in combinations(sorted(scan_forward(twelve)), 4)
-             if lay_away_error(cardset(four)) is None}
+             if discard_error(cardset(four)) is None}
     assert len(discards) == len(legal) == 439
     sets = []
     for entry in discards:
         assert set(entry) == {"cards", "declarer_points"}
         cs = cardset(parse_cards(entry["cards"]))
         assert popcount(cs) == 4 and cs & ~twelve == 0
-        assert lay_away_error(cs) is None                           # the Sau rule
+        assert discard_error(cs) is None                           # the Sau rule
         assert type(entry["declarer_points"]) is int and 0 <= entry["declarer_points"] <= 120
         sets.append(cs)
     assert len(set(sets)) == len(sets)
@@ -307,7 +307,7 @@ def test_solve_takes_several_files_and_checks_all_before_solving(tmp_path):
     assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith(f"Error: {bad}: ")
 
 
-def test_solve_json_names_the_lay_away_analysed():
+def test_solve_json_names_the_discard_analysed():
     study = solved_json("discard_study.yaml")
     assert study["discard"] == study["discards"][0]["cards"]
     assert f"discard: {' '.join(study['discard'])}" in study["deal"]

@@ -11,7 +11,7 @@ from helpers import children
 
 from dobbm_solver.cards import parse_card
 from dobbm_solver.cli import main
-from dobbm_solver.rules import lay_away_error
+from dobbm_solver.rules import discard_error
 
 HANDS = Path(__file__).resolve().parents[1] / "hands"
 FAST = ["--samples", "6", "--jobs", "1", "--seed", "5"]
@@ -40,7 +40,7 @@ def test_json_advice(command, options):
             assert 0 <= o["win_probability"] <= 1 and 0 <= o["expected_points"] <= 120 and o["stderr"] >= 0
 
 
-def test_discard_json_ranks_every_legal_lay_away():
+def test_discard_json_ranks_every_legal_discard():
     r = run("discard", str(HANDS / "discard.yaml"), "--json", *FAST)
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
@@ -49,7 +49,7 @@ def test_discard_json_ranks_every_legal_lay_away():
     assert len(obj["options"]) == obj["info"]["classes"]
     for four in lay:
         assert len(four) == 4
-        assert lay_away_error(sum(1 << parse_card(c) for c in four)) is None
+        assert discard_error(sum(1 << parse_card(c) for c in four)) is None
     assert obj["recommendation"] == lay[0]
 
 

@@ -24,7 +24,7 @@ from dobbm_solver.models.discard_rule import (
     heuristic_discard,
 )
 from dobbm_solver.models.strength import hand_strength
-from dobbm_solver.rules import lay_away_error
+from dobbm_solver.rules import discard_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,7 @@ def test_random_deal_reproducible_and_valid(seed):
     assert state.to_move == a.declarer and not a.tricks
     assert a.contract in ("dobbm", "solo")
     if a.contract == "dobbm":
-        assert a.discard is not None and lay_away_error(a.discard) is None
+        assert a.discard is not None and discard_error(a.discard) is None
         dealt = (a.hands[a.declarer] | a.discard) & ~a.dobb
         assert a.discard == heuristic_discard(dealt | a.dobb)
     else:

@@ -331,7 +331,7 @@ def test_revokes_allowed_where_the_hands_form_allows_them(tmp_path):
     _same(lambda f: ["score", f, "--json"], str(a), str(b))
 
 
-def test_a_declarer_view_needs_the_dobb_and_lay_away(tmp_path):
+def test_a_declarer_view_needs_the_dobb_and_discard(tmp_path):
     view = (HANDS / "double_retour.yaml").read_text().replace("hands:", "dealt:")
     view = view.replace("HA HK HO H8 EA E10 LA SK", "HA HK H8 EA E7 LA SK S8")
     assert _error(tmp_path, view.replace("dobb: HO E10 L7 S6\n", ""), "check").startswith(

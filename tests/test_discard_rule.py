@@ -76,7 +76,7 @@ def test_rule_of_thumb_weights_give_heuristic_discard() -> None:
         assert calibrated_score(hand12, d, weights) == pytest.approx(dr.discard_score(hand12, d))
 
 
-def test_features_of_a_lay_away() -> None:
+def test_features_of_a_discard() -> None:
     from helpers import cs
     hand12 = cs("HA H9 H8 EA E10 E6 L10 LK L7 SO S8 S7")
     f = dict(zip(FEATURES, discard_features(hand12, cs("H8 E10 L10 LK"))))

@@ -11,7 +11,7 @@ from dobbm_solver.solver import Solver
 HANDS = Path(__file__).resolve().parents[1] / "hands"
 
 
-def test_study_equals_fresh_solves_of_every_lay_away():
+def test_study_equals_fresh_solves_of_every_discard():
     deal = load_hand_file(HANDS / "discard_study.yaml")[0]
     study = Solver().study_discards(deal)
     twelve = deal.hands[deal.declarer] | deal.dobb

@@ -367,7 +367,7 @@ def test_wrong_hand_size() -> None:
     assert e.key == "hands.Anna" and "holds 9 cards, should hold 8" in str(e)
 
 
-def test_illegal_lay_away_sau_rule() -> None:
+def test_illegal_discard_sau_rule() -> None:
     d = good()
     d["hands"]["Bert"] = "E6 E7 EO H6 H8 HA S7 S9"
     d["discard"] = "E10 EA SA S6"

@@ -30,7 +30,7 @@ from dobbm_solver.models.discard_rule import (
     legal_discards,
     top_cards,
 )
-from dobbm_solver.rules import lay_away_error
+from dobbm_solver.rules import discard_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,7 +73,7 @@ def test_legal_discards_complete_and_legal(h12):
         assert len(ds) == comb(12, 4)
     for d in ds:
         assert popcount(d) == 4 and d & ~h12 == 0
-        assert lay_away_error(d) is None
+        assert discard_error(d) is None
     assert ds == legal_discards(h12)   # deterministic order
 
 
@@ -84,7 +84,7 @@ def test_heuristic_discard_always_legal(h12):
     d = heuristic_discard(h12)
     assert popcount(d) == 4
     assert d & ~h12 == 0
-    assert lay_away_error(d) is None
+    assert discard_error(d) is None
     assert heuristic_discard(h12) == d
     assert discard_score(h12, d) == max(discard_score(h12, x) for x in legal_discards(h12))
 
@@ -155,7 +155,7 @@ def test_heuristic_discard_exclude():
     hand12 = cs("HA H10 HK HO HU H9 EA E10 L10 S7 S8 S9")
     d = heuristic_discard(hand12)
     d2 = heuristic_discard(hand12, exclude=d & -d)          # one of its cards may not go
-    assert d2 is not None and not d2 & (d & -d) and lay_away_error(d2) is None
+    assert d2 is not None and not d2 & (d & -d) and discard_error(d2) is None
     assert heuristic_discard(cs("EA LA SA S6 HA E6 E7 E8 E9 L6 L7 L8"),
                              exclude=cs("E6 E7 E8 E9 L6 L7 L8 HA")) is None
     # require: the favourite among the lay-aways holding those cards

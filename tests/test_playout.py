@@ -142,7 +142,7 @@ def test_an_illegal_card_is_a_clear_error():
         play_hand(deal, _all(lambda view: "x")(deal))
 
 
-def test_a_seat_without_strategy_and_a_deal_without_lay_away():
+def test_a_seat_without_strategy_and_a_deal_without_discard():
     deal = random_deal(random.Random(2))
     with pytest.raises(OptionError, match=deal.active_seats[-1]):
         play_hand(deal, {s: rule_of_thumb_strategy() for s in deal.active_seats[:-1]})

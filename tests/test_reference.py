@@ -130,7 +130,7 @@ def test_no_duty_to_overtrump_and_must_undertrump():
     assert ref_value(deal2) == 56 + 19
 
 
-def test_dobbm_lay_away_counts():
+def test_dobbm_discard_counts():
     """Dobbm: N laid away SA S10 H10 HU (33 points).  HA first: E discards EU,
     N wins 20, then E's SK takes SU: 56 + 20 + 33 = 109.  SU first: W trumps
     (13 lost), then N's HA wins W's LU lead (18): 56 + 18 + 33 = 107."""

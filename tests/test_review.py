@@ -171,7 +171,7 @@ def test_a_revoke_names_the_trick_and_card():
         review_hand(solver(), bad)
 
 
-def test_a_lay_away_study_has_no_play_to_review():
+def test_a_discard_study_has_no_play_to_review():
     study = random_deal(random.Random(2), contract="dobbm", discard=False)
     with pytest.raises(ReviewError, match="lay-away"):
         review_hand(solver(), study)

@@ -163,14 +163,14 @@ def test_no_duty_to_overtake_or_overtrump():
     ("EA LA SA H6 H7", False),      # five cards
     ("EA H6 E6", False),            # three cards
 ])
-def test_lay_away_sau_rule(discard, ok):
-    err = R.lay_away_error(cs(discard))
+def test_discard_sau_rule(discard, ok):
+    err = R.discard_error(cs(discard))
     assert (err is None) == ok, err
-    assert R.legal_lay_away(cs(discard)) == ok
+    assert R.legal_discard(cs(discard)) == ok
 
 
-def test_lay_away_error_names_the_saus():
-    err = R.lay_away_error(cs("EA LA H6 E6"))
+def test_discard_error_names_the_saus():
+    err = R.discard_error(cs("EA LA H6 E6"))
     assert "EA" in err and "LA" in err
 
 
@@ -365,7 +365,7 @@ def test_validate_only_last_trick_unfinished():
     assert e.value.key == "tricks"
 
 
-def test_validate_lay_away_needed_once_tricks_are_played():
+def test_validate_discard_needed_once_tricks_are_played():
     with pytest.raises(DealError) as e:
         make(FULL_HANDS, P_TRICKS, contract="dobbm", dobb="EU LU HO HU")
     assert e.value.key == "discard"

@@ -319,7 +319,7 @@ def test_samples_are_the_pythons(name: str, view: View) -> None:
     assert same_samples(view, pairs_of(300, salt), ("cv", "deal"), budget=1500) >= 2
 
 
-def test_a_rejected_lay_away_goes_on_with_the_same_draws(monkeypatch) -> None:
+def test_a_rejected_discard_goes_on_with_the_same_draws(monkeypatch) -> None:
     """An unseen declarer's lay-away that contradicts the tricks rejects the draw: the compiled
     loop goes on from the same generator state, and counts the draw against MAX_TRIES."""
     rejected = 0

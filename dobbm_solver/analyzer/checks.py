@@ -35,12 +35,12 @@ from ..deal import (
     Deal,
     DealError,
     check_dealer_given,
+    check_discard,
     check_dobb_size,
     check_doublings,
     check_hand_seats,
     check_hand_size,
-    check_lay_away,
-    check_no_solo_lay_away,
+    check_no_solo_discard,
     check_trick_shapes,
     dobb_strays,
     find_revokes,
@@ -162,11 +162,11 @@ def _checked_view(spec: HandSpec, command: str) -> View:
     me = _check_me(spec, active)
     declarer, contract = _check_command(spec, command, me, active)
     hands, dobb, discard, tricks = dict(spec.hands), spec.dobb, spec.discard, tuple(spec.tricks)
-    check_no_solo_lay_away(contract, discard)
+    check_no_solo_discard(contract, discard)
     if dobb is not None:
         check_dobb_size(dobb)
     if discard is not None:
-        check_lay_away(discard)
+        check_discard(discard)
     check_hand_seats(hands, active)
     check_trick_shapes(tricks)
     played = follow_tricks(active, declarer, tricks) if declarer else PlayedCards({}, {})

@@ -11,7 +11,7 @@ Two rules, neither looking at the other hands nor calling the solver:
   solver's values.
 
 Of all legal four-card lay-aways (:func:`legal_discards`, the Sau rule
-``rules.lay_away_error`` obeyed) each rule takes the one it scores highest;
+``rules.discard_error`` obeyed) each rule takes the one it scores highest;
 ties go to the first in the order of :func:`legal_discards`, so the choice is
 deterministic.  Both rules are sums of a term per card laid away and a term
 per plain suit kept, so the compiled scorer (``_discard``) adds up every
@@ -93,7 +93,7 @@ def legal_discards(hand12: CardSet) -> list[CardSet]:
     out: list[CardSet] = []
     for combo in combinations(cards, DOBB_SIZE):
         d = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])
-        if sau_rule_ok(d):       # four cards: the Sau rule is all of lay_away_error
+        if sau_rule_ok(d):       # four cards: the Sau rule is all of discard_error
             out.append(d)
     return out
 
