@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, lowest_card, parse_card
+from ..cards import Card, lowest_card
 from ..playout import SeatView
 from .advice import Advice
 from .estimate import TARGET_STDERR

@@ -59,17 +59,17 @@ class Env:
     solver: Solver
     samples: ArenaSamples
     #: (deal index, declarer) -> the best lay-away of its Dobbm and its points
-    lay_aways: dict[tuple[int, str], tuple[CardSet, int]] = field(default_factory=dict)
+    discards: dict[tuple[int, str], tuple[CardSet, int]] = field(default_factory=dict)
     #: (deal index, declarer) -> the points of its Solo
     solos: dict[tuple[int, str], int] = field(default_factory=dict)
 
     def best_discard(self, board: Board, declarer: str) -> tuple[CardSet, int]:
         """The open-card best lay-away of ``declarer``'s Dobbm and its points."""
         key = (board.index, declarer)
-        if key not in self.lay_aways:
+        if key not in self.discards:
             best = self.solver.study_discards(board.open_deal(declarer, "dobbm"), jobs=1)[0]
-            self.lay_aways[key] = (best.cards, best.declarer_points)
-        return self.lay_aways[key]
+            self.discards[key] = (best.cards, best.declarer_points)
+        return self.discards[key]
 
     def solo_points(self, board: Board, declarer: str) -> int:
         """The open-card points of ``declarer``'s Solo."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cards import card_name, set_names
+from ..cards import card_name, cards_text, set_names
 
 if TYPE_CHECKING:   # the analyzer is imported only when one of its commands runs
     from ..analyzer import Advice, OptionEstimate
@@ -113,7 +113,7 @@ def advice_text(advice: Advice[Any], title: str, limit: int | None = None) -> st
 def _option_name(command: str, option: Any) -> str:
     """An option for people: a lay-away's four cards, a card, a word."""
     if command == "discard":
-        return " ".join(set_names(option))
+        return cards_text(option)
     if command == "play":
         return card_name(option)
     return str(option)
