@@ -51,14 +51,9 @@ from typing import Sequence
 
 from measure_errors import model_deal
 
-from dobbm_solver.analyzer import (
-    AnalyzerError,
-    analyze_double,
-    clear_sampler_cache,
-    make_view,
-    runner,
-)
+from dobbm_solver.analyzer import AnalyzerError, analyze_double, make_view, runner
 from dobbm_solver.analyzer import double as double_module
+from dobbm_solver.analyzer.sampling import clear_sampler_cache
 from dobbm_solver.cards import BB_TRUMPS, popcount, set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec

@@ -20,13 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from dobbm_solver.analyzer import (
-    TARGET_STDERR,
-    analyze_bid,
-    analyze_discard,
-    analyze_double,
-    load_views,
-)
+from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, load_views
+from dobbm_solver.analyzer.bid import TARGET_STDERR
 from dobbm_solver.cards import set_names
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import time
 
-from dobbm_solver.arena import ArenaConfig, arena_deal, parse_player
+from dobbm_solver.arena import ArenaConfig, parse_player
+from dobbm_solver.arena.run import arena_deal
 
 
 def _deals() -> int:

@@ -24,17 +24,16 @@ from dobbm_solver.arena import (
     ArenaError,
     ArenaSamples,
     DealRow,
-    Env,
     Player,
     TableKey,
     TableResult,
-    deal_board,
     parse_player,
-    play_table,
     run_arena,
     summarize,
-    table_plan,
 )
+from dobbm_solver.arena.decisions import Env
+from dobbm_solver.arena.duplicate import table_plan
+from dobbm_solver.arena.game import deal_board, play_table
 from dobbm_solver.cards import popcount
 from dobbm_solver.errors import DobbmError
 from dobbm_solver.models.discard_rule import heuristic_discard

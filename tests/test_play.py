@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from views import view_of
 
-from dobbm_solver.analyzer import AnalyzerError, analyze_play, play_turn
+from dobbm_solver.analyzer import AnalyzerError, analyze_play
+from dobbm_solver.analyzer.play import play_turn
 from dobbm_solver.cards import card_name, cardset, legal_cards, parse_card, scan_forward
 from dobbm_solver.cli import main
 from dobbm_solver.deal import replay

@@ -36,17 +36,17 @@ from dobbm_solver.study import (
     ANALYZE_COLUMNS,
     TIMING_FIELDS,
     VALUE_COLUMNS,
-    ResultFile,
     StudyError,
     StudyRunError,
     collect_deals,
-    deal_hash,
     deals_from,
     read_results,
     run_study,
-    solve_chunk,
 )
 from dobbm_solver.study import local as study_local
+from dobbm_solver.study.collect import deal_hash
+from dobbm_solver.study.output import ResultFile
+from dobbm_solver.study.rows import solve_chunk
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"

@@ -30,7 +30,6 @@ from dobbm_solver import cli
 from dobbm_solver.study import (
     TIMING_FIELDS,
     VALUE_COLUMNS,
-    ResultFile,
     StudyDeal,
     StudyError,
     StudySummary,
@@ -40,6 +39,7 @@ from dobbm_solver.study import (
 )
 from dobbm_solver.study.codecs import format_line
 from dobbm_solver.study.dask_runner import check_address
+from dobbm_solver.study.output import ResultFile
 
 REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"

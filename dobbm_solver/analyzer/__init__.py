@@ -43,19 +43,14 @@ from .advice import Advice, OptionEstimate
 from .bid import analyze_bid
 from .checks import load_views, make_view
 from .discard import analyze_discard
-from .discard_classes import discard_classes
 from .double import analyze_double
-from .estimate import TARGET_STDERR
-from .payment import payment
-from .play import analyze_play, play_turn
+from .play import analyze_play
 from .runner import Progress
-from .sampling import clear_sampler_cache, sample_deals
+from .sampling import sample_deals
 from .view import AnalyzerError, View
 
 __all__ = [
-    "TARGET_STDERR",
-    "AnalyzerError", "View", "OptionEstimate", "Advice", "Progress",
-    "payment", "discard_classes",
-    "make_view", "load_views", "sample_deals", "clear_sampler_cache",
-    "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "play_turn",
+    "View", "AnalyzerError", "make_view", "load_views",
+    "analyze_bid", "analyze_discard", "analyze_double", "analyze_play",
+    "Advice", "OptionEstimate", "Progress", "sample_deals",
 ]

@@ -19,25 +19,12 @@ The modules, in the order a deal flows through them:
 
 from __future__ import annotations
 
-from .decisions import Board, Env
-from .duplicate import table_plan
-from .game import DEALER, SEATS, deal_board, play_table
 from .results import DealRow, TableKey, TableResult
-from .run import MAX_DEALS, ArenaConfig, ArenaRun, arena_deal, check_arena, run_arena
-from .strategies import (
-    ARENA_SAMPLES,
-    DECISIONS,
-    STRATEGY_NAMES,
-    ArenaError,
-    ArenaSamples,
-    Player,
-    parse_player,
-)
-from .summary import ArenaSummary, Mean, summarize
+from .run import ArenaConfig, ArenaRun, run_arena
+from .strategies import DECISIONS, ArenaError, ArenaSamples, Player, parse_player
+from .summary import ArenaSummary, summarize
 
 __all__ = [
-    "ARENA_SAMPLES", "DECISIONS", "STRATEGY_NAMES", "MAX_DEALS", "SEATS", "DEALER",
-    "ArenaError", "ArenaSamples", "Player", "parse_player", "Env", "Board",
-    "deal_board", "play_table", "table_plan", "ArenaConfig", "ArenaRun", "arena_deal",
-    "check_arena", "run_arena", "ArenaSummary", "Mean", "summarize", "DealRow", "TableKey", "TableResult",
+    "DECISIONS", "Player", "parse_player", "ArenaSamples", "ArenaConfig", "ArenaError",
+    "run_arena", "ArenaRun", "summarize", "ArenaSummary", "DealRow", "TableKey", "TableResult",
 ]

@@ -38,7 +38,8 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     written stay, exit code 130.
     """
     with exit_on_ctrl_c():
-        from ..arena import ArenaConfig, check_arena, parse_player, run_arena
+        from ..arena import ArenaConfig, parse_player, run_arena
+        from ..arena.run import check_arena
         from ..report.arena import arena_dict, arena_text
 
     config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)

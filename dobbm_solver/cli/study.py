@@ -43,7 +43,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
     The workers are processes. Ctrl-C stops at once: what is written stays, exit code 130.
     """
     with exit_on_ctrl_c():
-        from ..study import StudyInterrupted, collect_deals, output_format, run_study
+        from ..study import StudyInterrupted, collect_deals, run_study
+        from ..study.codecs import output_format
 
     def warn(e: ValueError) -> None:
         say(f"Warning: skipped: {e}")

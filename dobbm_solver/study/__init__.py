@@ -85,17 +85,13 @@ file), :mod:`.local` and :mod:`.dask_runner` (the runners), :mod:`.run` (the run
 
 from __future__ import annotations
 
-from .codecs import CSV_SUFFIXES, JSON_SUFFIXES, output_format
-from .collect import HAND_SUFFIXES, StudyDeal, collect_deals, deal_hash, deals_from, find_hand_files
+from .collect import StudyDeal, collect_deals, deals_from
 from .errors import StudyError, StudyRunError
-from .output import ResultFile, read_results
-from .rows import ANALYZE_COLUMNS, MODES, TIMING_FIELDS, VALUE_COLUMNS, solve_chunk, solve_row
+from .output import read_results
+from .rows import ANALYZE_COLUMNS, TIMING_FIELDS, VALUE_COLUMNS
 from .run import StudyInterrupted, StudySummary, run_study
 
 __all__ = [
-    "MODES", "VALUE_COLUMNS", "ANALYZE_COLUMNS", "TIMING_FIELDS", "HAND_SUFFIXES",
-    "JSON_SUFFIXES", "CSV_SUFFIXES",
-    "StudyError", "StudyRunError", "StudyInterrupted", "StudyDeal", "StudySummary", "ResultFile",
-    "deal_hash", "deals_from", "find_hand_files", "collect_deals", "output_format",
-    "solve_row", "solve_chunk", "run_study", "read_results",
+    "collect_deals", "deals_from", "StudyDeal", "run_study", "StudySummary", "StudyInterrupted",
+    "read_results", "VALUE_COLUMNS", "ANALYZE_COLUMNS", "TIMING_FIELDS", "StudyError", "StudyRunError",
 ]
