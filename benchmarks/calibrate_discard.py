@@ -48,7 +48,8 @@ import random
 from multiprocessing import Pool
 from typing import Any, Sequence
 
-from dobbm_solver.analyzer import analyze_discard, discard_classes, make_view, sample_deals
+from dobbm_solver.analyzer import analyze_discard, make_view, sample_deals
+from dobbm_solver.analyzer.discard_classes import discard_classes
 from dobbm_solver.cards import set_names
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_spec

@@ -14,7 +14,8 @@ import pytest
 from helpers import cs
 from views import BID_PASSED, DISCARD, DOUBLE_DEFENDER, RETOUR, SEATS, bid_file, view_of
 
-from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, discard_classes, load_views
+from dobbm_solver.analyzer import analyze_bid, analyze_discard, analyze_double, load_views
+from dobbm_solver.analyzer.discard_classes import discard_classes
 from dobbm_solver.cards import BB_ALL, BB_TRUMPS, cardset, popcount, scan_forward
 from dobbm_solver.deal import Deal, validate
 from dobbm_solver.errors import DobbmError, OptionError

@@ -87,8 +87,8 @@ class BidAnalysis(Analysis[Bid]):
                  "once play starts every player is assumed to know all hands",
                  "Pass counts 0 by definition; doubling after the bid is not modelled"]
         if "dobbm" in self.options:
-            notes.append("Dobbm: in each sample the 12 cards are laid away by models.discard_rule."
-                         "calibrated_discard, a rule fitted to the solver (from the 12 cards alone, no peeking), "
+            notes.append("Dobbm: in each sample the 12 cards are laid away by the calibrated lay-away rule, "
+                         "a rule fitted to the solver (from the 12 cards alone, no peeking), "
                          "which lays away about 1.3 points a hand worse than discard's analysis; "
                          "a later Solo overcall counts 0, like a pass")
         return tuple(notes)
