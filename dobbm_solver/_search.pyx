@@ -6,80 +6,33 @@ The value of a position is the declarer's final points (0..120): points in
 the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
 at least one trick (Match rule; taking all eight gives 120 by itself).
 
-Search: fail-soft alpha-beta over single cards, called with null windows by
-an MTD(f) driver working down from an upper bound, the value of the game in
-which the defenders play only their first-ordered cards (a small search that
-leaves its bounds in the table: value nodes 0.97M -> 0.90M, see
-``first_choice_bound``);
-transposition table at trick starts holding bounds on the *future* points,
-stored independently of the points already taken and of the bonus (so
-entries hold across positions and lay-aways, see ``tt_encode``), keyed
-by the four hands in relative ranks (each suit's cards present packed to
-its lowest ranks), the leader and the Match flag: positions alike up to
-the points of their cards share entries, with the bounds shifted by the
-points they differ by (see ``point_shift``; value nodes on the 120
-benchmark deals 4.46M -> 1.82M, every card's 16.4M -> 5.26M; a run of
-top trumps of one side counted exactly, 0.89M -> 0.85M, 2.56M -> 2.42M); each entry
-holds the cards present too, so an entry is exact for its own position
-and results never depend on the table size (a new table starts in a
-256 KiB part of it, which stays cached from solve to solve, and grows in
-stages of 8 times the entries, rehashed, after 50k nodes, then 32 times
-as many again: the table a search touches follows its size, and a
-smaller one is faster: 120 benchmark deals, every card, 0.98x the time
-in total with 8 MiB instead of all 64 for the searches past 100k nodes;
-then 256 KiB growing after 50k nodes instead of 1 MiB after 100k: nodes
-+0.5% value, +0.3% every card, but beside DDS in one process
-(benchmarks/test_bench_dds.py alternates the two deal by deal, so each
-search starts with the other's data in the cache; five runs of each
-tree in turn) every card 0.98x dobbm's time by median and in total, the
-value 0.98x and 0.99x; by benchmarks/ab_core.py --pgo, alone, the value
-0.995x and 0.99x, every card 0.99x, the lay-away studies 0.96x and
-0.98x.  A first part of 128 KiB: nodes +2.4%, +3.5%, every card no faster).
-Equivalent zero-point cards are searched once, and of a run of one hand's
-cards with no card in play between them only the right one when the trick's
-side is sure (see ``drop_dominated``); for the value of every card, such
-twins bound each other's searches (``Core.card_values``). Bounds: sure
-trumps (for the declarer also by length: each of his trumps that loses falls
-to a different higher trump of a defender, and none does where a defender
-leads and he holds more trumps above all theirs than any of them holds
-trumps; and when a defender leads, if one of the declarer's trumps surely
-wins, his top plain cards no defender can ruff: that trump wins him the lead
-to cash them) and, for the side on lead, the winners it can cash at once
-(drawing trumps, then top cards no one can ruff, and for the declarer the
-cards those promote), each with the cheapest cards the others must add (a
-defender's partners may smear their richest); when the defenders hold no
-trump, all the declarer's trumps and top plain cards, and the cards those
-promote (value nodes 1.76M -> 1.53M; the top plain cards where a defender
-leads, 1.29M -> 1.25M; his trumps drawing theirs, 1.18M; promotions, 1.17M;
-a suit no defender holds, 1.15M); mid-trick, where a card of the
-declarer's, still to play, surely wins the trick, what he then cashes
-(1.13M -> 0.97M, see ``mid_trick_lower_bound``). The last two tricks are
-solved by a small direct minimax. Move ordering: a defender's leads that
-win the trick or let a partner win it first, the richest first (refutations
-that take points, found first, also return tighter fail-soft bounds, so
-MTD(f) takes bigger steps); the declarer's leads first by how many ways the
-defenders can follow them, fewest first (value nodes 0.90M -> 0.89M, every
-card's 2.76M -> 2.56M, see ``defenders_replies``); then leads by a history
-counter (credited for a cutoff by the cube of the cards left, debited three
-times that for each lead tried before it; a defender's counted by suit and
-how many of the other hands' cards lie below the lead, not by the card:
-value nodes 1.40M -> 1.32M, every card's 4.25M -> 4.14M), on ties a
-defender's lowest first;
-following cards by trick-winning heuristics alone (a defender who can win
-the trick for good does so with his richest such card, one that would not
-win a trick later first; the declarer with his lowest, but with his richest
-trump that a defender could still take; a card that can still be overtaken
-ranks with the losing ones; losing cards the cheapest first, a defender
-keeping his last zero card of a suit that guards his point cards from the
-declarer's higher one; but when a defender's side takes the trick -- a
-partner wins it for good, or still to play beats the declarer's card -- his
-richest, those that would take a card of the declarer later last, unless
-enough lower such cards of the defenders can take those: value nodes 1.51M
--> 1.40M, every card's 4.54M -> 4.25M, see ``order_moves``; on 300 other
-deals each of two seeds of benchmarks/make_hands.py, 777 and 4242, value
-nodes -6.9% and -10.8%, every card's -5.2% and -5.4%, the same values): a
-history counter for them, as for the leads, cost more time than it saved
-nodes.
+The design, one included file per concern:
+
+- the search (this file): fail-soft alpha-beta over single cards, called
+  with null windows by an MTD(f) driver that works down from an upper bound
+  (``mtdf``, ``root_cards``); ``Core.card_values`` values every legal card,
+  the twins of a run bounding each other;
+- where MTD(f) starts (``_search_start.pxi``): the value of the game in which
+  each defender plays only his first-ordered card, found by a small search
+  that leaves its bounds in the table;
+- the transposition table (``_search_table.pxi``): entries at trick starts
+  hold bounds on the future points, independent of the points taken and of
+  the bonus; keys take the hands by relative ranks, so positions alike up to
+  their cards' points share entries, the bounds shifted by the points they
+  differ by; each entry also holds the cards present, so it is exact for its
+  position and results never depend on the table size;
+- the bounds (``_search_quick_tricks.pxi``): static lower and upper bounds at
+  trick starts from the tricks each side surely wins, and one lower bound
+  mid-trick, where a card of the declarer's surely wins the trick;
+- pruning and move ordering (``_search_ordering.pxi``): of a run of one
+  hand's cards only one is searched when the trick's side is sure; leads by
+  static tiers and a history of cutoffs, following cards by trick-winning
+  rules;
+- moves (``_search_moves.pxi``) and the last tricks
+  (``_search_last_tricks.pxi``), the last two computed directly.
+
+What each idea saved or cost, and the ideas measured and not kept, are in
+docs/speed.md.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
@@ -159,7 +112,7 @@ cdef extern from *:
 
 cdef enum:
     HUGE_PAGE = 2 * 1024 * 1024
-    SMALL_ENTRIES = 8192        # 256 KiB (see the module docstring)
+    SMALL_ENTRIES = 8192        # 256 KiB: a new table's first part (see Core.set_position)
     GROW_NODES = 50000
     GROW_STEP = 8
     GROW_NODES_STEP = 32
@@ -251,8 +204,7 @@ cdef int root_cards(Ctx* ctx, const Pos* p, int seat, const int* moves, int n, i
     (``ctx.root_bound``) settles the test are not searched again; the best
     (fail-soft) of the cards for the mover.  A pass of MTD(f) otherwise
     tests every card at each threshold, re-walking the first trick of cards
-    already known to lie below it (value nodes on the benchmark deals
-    1324504 -> 1291148, analysis 4143084 -> 4109376, no deal more)."""
+    already known to lie below it."""
     # in a null window a value fails high exactly when it is above alpha: the
     # declarer's card may still do so while its bound (an upper one) is above
     # alpha, a defender's may still fail low while its (lower) bound is not
@@ -276,30 +228,13 @@ cdef int root_cards(Ctx* ctx, const Pos* p, int seat, const int* moves, int n, i
     return best
 
 
-# Measured and not kept at the root's children (the MTD(f) passes search them
-# again at each threshold): the reply that last cut below each root card
-# tried first (value nodes 1129279 -> 1129215), replies proven by an earlier
-# pass not to cut skipped (1129204), and replies that cut at a bound not
-# beyond this pass's window tried after the untried ones (1193764): the
-# refutation changes with the threshold (deal 106's second hand must duck
-# its trump King under a partner's Ten at 62, not at 63).
-
 # Its address: keeps the compiler from inlining root_cards into the search,
-# which calls it only at the root of MTD(f) (inlined, 0.5% more instructions)
+# which calls it only at the root of MTD(f) (inlined, every node is dearer)
 ctypedef int (*RootCards)(Ctx* ctx, const Pos* p, int seat, const int* moves, int n, int alpha,
                           int beta, int depth) noexcept nogil
 cdef RootCards ROOT_CARDS = root_cards
 
 
-# Measured and not kept: the trick-start tests (the bounds, the last tricks) in a
-# function of their own with a small frame, the rest of the node in a second
-# one called when they do not end it (most trick starts end there): 0.4-0.5%
-# more instructions, 1.01x the time (benchmarks/ab_core.py).  Nor a mid-trick
-# node with a single card playing it in the same call, the child searched by
-# a loop instead of a nested call (41% of the mid-trick nodes searched have a
-# single card): node counts unchanged, but 1.02x the time for every card, 1.03x
-# for the value (--pgo).  Nor the lower bound skipped at trick starts where
-# even every point left could not reach beta: 1.01x.
 cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta; returns the declarer's final points (bounds outside the window)."""
     cdef int seat = (p.leader + p.ncards) & 3
@@ -313,51 +248,35 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
 
     if p.ncards == 0:
         # bounds, then the table, at trick starts only: mid-trick the same
-        # bounds never cut (not once in 14M such nodes on the benchmark: the
-        # trick start has checked stronger ones; the one mid-trick bound,
-        # below, counts what the trick's cards so far add)
+        # bounds do not cut (the trick start has checked stronger ones; the
+        # one mid-trick bound, below, counts what the trick's cards so far add)
         if p.hands[seat] == 0:
             return final_value(p, ctx.bonus)
         depth = dd_popcount(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
         if depth == 4:
             return last_trick(p, ctx.bonus)
         lo = lower_bound(ctx, p)
-        # the lower bound first: it cuts far more often (at 12 cards left
-        # 131k times against 8k), and the upper one is not needed then.
-        # Measured and not kept: the bound memoized by position (hands,
-        # leader, Match flag), as MTD(f)'s passes re-walk the same trick
-        # starts (in the card stage at least 32% of its 0.88M calls repeat
-        # one before; each costs about 250 instructions): a direct-mapped
-        # memo of 16k entries took 1.025x the time in total for every card
-        # (benchmarks/ab_core.py --pgo --mode cards), 2k entries 1.038x
+        # the lower bound first: it cuts far more often than the upper one,
+        # which is not needed then
         if lo >= beta:
             return lo
         if depth == 8:
             # the last two tricks exactly, before the upper bound: an exact
             # value instead of a bound makes the fail-soft bounds above it
-            # tighter (value nodes 1.82M -> 1.79M; before the lower bound
-            # too, 1.78M, but last_two costs more instructions than the
-            # nodes it saves)
+            # tighter
             return last_two(p, ctx.bonus)
         if ctx.nodes > ctx.grow_at and ctx.tt_mask != ctx.tt_full:
             tt_grow(ctx)
         h = canonical_key(p, ctx.bonus, key)
         found = tt_lookup(ctx, p, key, h, &lo, &v)      # v: the table's upper bound
         if found and lo >= beta:
-            # the table's lower bound cuts (104k times on the benchmark's
-            # value solves, 3.8 times as often as the static upper bound
-            # does): return before computing that bound, which could not
-            # change the value returned (nodes unchanged; instructions,
-            # callgrind on the 120 deals, value 1387.0M -> 1384.4M, every
-            # card 2810.8M -> 2780.4M, whole process)
+            # the table's lower bound cuts: return before computing the
+            # static upper bound, which could not change the value returned
             return lo
         hi = upper_bound(ctx, p)
         if hi <= alpha:
             # the upper bound cuts: return the table's bound where it is
-            # tighter (a tighter fail-soft bound, so MTD(f) steps further:
-            # value nodes 1.79M -> 1.76M, the lay-away study's 46.6M ->
-            # 44.1M, fewer instructions; the same for the lower bound's
-            # cuts, which are 15 times as many, cost more than it saved)
+            # tighter (a tighter fail-soft bound lets MTD(f) step further)
             return v if found and v < hi else hi
         if found:
             hi = v
@@ -374,36 +293,19 @@ cdef int search(Ctx* ctx, const Pos* p, int alpha, int beta) noexcept nogil:
 
     legal = legal_moves(p, seat)
     if p.ncards:
-        # at every mid-trick node, also those with one card where no bound is
-        # taken: the branches that skipped it there measured 1.01-1.02x the
-        # time (benchmarks/ab_core.py --pgo), the same nodes
+        # at every mid-trick node, also those with one card where no bound
+        # is taken (a branch to skip it there costs more than it saves)
         later_cards(p, SUIT[p.trick[0]], &later_d, &later_f)
         if declarer_still_to_play(p, seat):
             # the declarer to play to this trick, second or third, or still to
             # play after the defender to move: if a card of his surely wins
-            # it, a bound of its own (see mid_trick_lower_bound).  Measured and
-            # not kept: in fourth hand too, value nodes 1049255 -> 1014881,
-            # every card's with the line 3173000 -> 3032807 (before it was
-            # taken at a defender's turn), but against the tree before both
-            # (benchmarks/ab_core.py --pgo) the value took 1.04x the time by
-            # median, 0.99x in total, instead of 1.01-1.02x and 0.98x: the
-            # trick starts below it cut as cheaply; nor, at his turn, each
-            # candidate winner tried and the best kept, with a partial draw,
-            # plain winners no ruffer can reach and trumps by length added
-            # (against the same tree: 1000949, 2913312, but the value 1.06x
-            # the time by median, 1.03x in total); nor skipped in the last
-            # three tricks (11 cards or fewer in the hands): value nodes
-            # 855198 -> 889213, every card's 2427951 -> 2509072, every card
-            # 1.02x the time by median and in total
+            # it, a bound of its own (see mid_trick_lower_bound)
             lo = mid_trick_bound_at(ctx, p, seat, legal, later_d, later_f)
             if lo >= beta:
                 return lo
     if legal & (legal - 1):
         legal = drop_dominated(p, seat, drop_equivalent(p, legal), later_d, later_f)
-    # ordered also in the last tricks: mid-trick nodes with 11 cards or fewer
-    # in the hands taking their cards unordered, lowest first, measured value
-    # nodes 855198 -> 895077, every card's 2427951 -> 2479998, every card
-    # 1.02x the time by median and in total (benchmarks/ab_core.py --pgo)
+    # ordered at every node, the last tricks included
     n = ordered_moves(ctx, p, seat, legal, moves, later_d, later_f)
     if p == ctx.root:
         best = root_cards(ctx, p, seat, moves, n, alpha, beta, depth)
@@ -519,22 +421,9 @@ cdef int mtdf_bounded(Ctx* ctx, const Pos* p, int guess, int lower, int upper) n
     Each search tests the current guess and moves the guess to the fail-soft
     bound it returns.  Started from above the value (the top, or the upper
     bound :func:`mtdf` starts from), the searches mostly prove upper bounds,
-    which are cheap and whose table entries the next, lower test reuses; on
-    the benchmark deals this beat bisection and
-    bounded steps from the middle, and bigger steps down (nodes 1.34x with
-    a step growing by one after each step of one point); even a start at the
-    exact value costs more (1.08x) than one from the top: only a start one
-    to three points above it saves nodes (0.87-0.90x).  Measured again with
-    the mid-trick bound's forerunner (value nodes 1129279): from the exact
-    value plus 0, 1, 3, 8, 12 and 20 points, 0.90x, 0.83x, 0.81x, 0.83x,
-    0.90x, 0.93x the nodes; from 1, 2 and 4 below, 1.16x, 1.28x, 1.51x.  So a
-    guess a few points above the value would save up to a fifth of the
-    nodes, and one below costs more than that; a playout of the search's own
-    first-ordered cards fell 8.8 points below the value on average (sd 11),
-    no use as a guess; a guess that is surely no lower is: the value of the
-    game where the defenders play only their first-ordered cards (see
-    :func:`mtdf` and ``first_choice_bound``).  A single search with the
-    whole window: 1.65x.
+    which are cheap and whose table entries the next, lower test reuses; a
+    start below the value costs more than one above it, so MTD(f) starts
+    from an upper bound (see :func:`mtdf` and ``first_choice_bound``).
     """
     cdef int g = guess, b, c
     # no card has a bound yet: the most for the declarer's, the least for a defender's
@@ -644,12 +533,7 @@ cdef class Core:
             self.ctx.gen = 1
         self.ctx.nodes = 0
         # a new table: start in a cache-sized part of it (it stays cached
-        # from solve to solve); a big search grows it (see tt_grow).
-        # Measured and not kept: that part prefetched here, bucket by bucket,
-        # for searches that start with another program's data in the cache:
-        # beside DDS (test_bench_dds.py, five runs of each tree in turn)
-        # dobbm's time 1.02x by median and in total for the value, 1.00x for
-        # every card
+        # from solve to solve); a big search grows it (see tt_grow)
         self.ctx.tt_mask = self.ctx.tt_full if self.ctx.tt_full < SMALL_ENTRIES else SMALL_ENTRIES - 1
         self.ctx.grow_at = self.grow_after
         self.nodes_before = 0
@@ -701,44 +585,8 @@ cdef class Core:
         card's MTD(f) starts from the upper bound of the defenders' first
         choices after it (see ``first_choice_bound``), which also leaves its
         bounds in the table; that search is skipped where the twins' bounds
-        already settle the card.  Earlier releases found the declarer's root
-        value first, which bounds every card of his, and started each
-        card's MTD(f) there (nodes then 17.14M -> 16.42M against each from
-        the top; a defender's cards started from the top).  Each card from
-        its own first choices' bound, with no root value: every card's
-        nodes on the benchmark deals 2806319 -> 2755838, on 300 held-out
-        deals of seed 1001 -1.4%, the same values; by benchmarks/ab_core.py
-        --pgo --mode cards 0.93-0.94x the time by median, 0.97-0.98x in
-        total, held-out 0.94x and 0.99x.  The root's value first, from its
-        first choices' bound, each card from there: -1.6% nodes, 1.04x and
-        1.01x the time.  (Measured with the root's value first: each card
-        searched with the whole window its bounds leave, instead of MTD(f),
-        6% more nodes; after one null-window test at the root's value,
-        4.6% more.  The declarer's cards in the order of the bounds the
-        root's passes left them, the highest first, twins bounding each
-        other both ways: every card's nodes -1.4%, on 1,600 held-out deals
-        -0.03% to -1.0%, but 1.03x the time by median, 0.99x in total,
-        benchmarks/ab_core.py --pgo --mode cards; only the suits so
-        ordered, by their best card's bound: -0.3%.  Each card's MTD(f)
-        from its lowest bound up: 2.8x the card stage's nodes; from five
-        points below the root's value, 1.3x; from the best value found so
-        far plus 0-3 points, +7% to +13%; from its lower neighbour's value
-        in the suit plus 1-5, +18% to +27%: a test below a card's value
-        costs a proof at the wrong threshold.  Even each card's own value
-        plus one, known in advance, would save only 7.1% (plus 0, 3.7%):
-        70% of the card stage's nodes are each card's final proof, which
-        no start avoids (measured again on the benchmark deals with the
-        replies order and the top trumps' shift: the final proofs 67%,
-        the passes that failed low 29%, of which each card's last one,
-        just above its value, 11%, the first choices' searches 3.8%;
-        inside the final proofs the declarer's cards tried before the
-        one that cut 5.5%: the defenders' branching makes the proofs).
-        The suits searched in the order of their defenders' replies (see
-        ``defenders_replies``): every card's nodes -0.6% to +0.4% on the
-        benchmark and held-out deals.  Each card's MTD(f) from the bound
-        the root's passes left it, below the root's value: every card's
-        nodes -0.04%; the card the root's last pass proved worth the
-        root's value taken without a search: -0.03%, the table has it.)
+        already settle the card.  Most of this stage's work is each card's
+        final proof at its own value, which no start avoids.
         """
         cdef int seat = self.to_move
         cdef uint64_t moves = legal_moves(&self.root, seat)

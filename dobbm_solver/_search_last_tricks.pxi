@@ -59,16 +59,12 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
     cdef int wb, wc, xb, xc, xd           # the first trick's winning card and place so far
     # alpha-beta within the tree, from a full window at its root (so its
     # value stays exact): a third or fourth hand's second card is often cut
-    # (callgrind, 120 benchmark deals, whole process: value 1358.4M ->
-    # 1336.6M instructions, every card 2701.1M -> 2644.1M)
     cdef int a0 = -INF, b0 = INF, a1, b1, a2, b2, a3, b3
     # the first trick's winner and points kept per level as its cards are
     # chosen, and the last trick's winner from the four last cards at once
     # (the highest trump, else the highest of the suit its leader holds),
     # instead of two full trick_winner calls and a branch on the leader per
-    # leaf; the same values, the same cuts (callgrind, 120 benchmark deals,
-    # whole process: value 1277.8M -> 1277.2M instructions, every card
-    # 2509.6M -> 2508.2M)
+    # leaf
     v0 = -INF if lead == 0 else INF
     m0 = h0
     while m0:
@@ -150,7 +146,6 @@ cdef int last_two(const Pos* p, int bonus) noexcept nogil:
 
 # Its address: keeps the compiler from inlining last_two into the search, which
 # calls it only at trick starts with two cards each; inlined it made every
-# node dearer (callgrind, 120 benchmark deals, whole process: value 1280.7M ->
-# 1277.8M instructions out of line, every card 2519.5M -> 2509.6M)
+# node dearer
 ctypedef int (*LastTwo)(const Pos* p, int bonus) noexcept nogil
 cdef LastTwo LAST_TWO = last_two

@@ -3,21 +3,6 @@
 #
 # Quick tricks: the cards each side surely wins, and the bounds on the declarer's points
 # built from them.
-#
-# Measured and not kept at first: in both cashing bounds, a suit where a hand
-# that could ruff is short cashed its winners up to that hand's length (instead
-# of not at all).  Sound (the same values on 1,000 held-out full deals, no bound
-# broken on 100,000 random trick starts), value nodes on the benchmark deals
-# -1.3%, but 1.5% more instructions in the bounds and 1.03-1.04x the time
-# (benchmarks/ab_core.py); with the later, stronger bounds it measured
-# 0.98-1.00x in the declarer's and is kept there (see declarer_cash); in the
-# defenders' (defender_cash), value nodes -0.3%, held-out -0.5% to +0.1%, 1.00x
-# the time, not kept.  Tried
-# again as a second bound, only at trick starts that neither the first bounds
-# nor the table cut (before their cards are searched, for the side on lead):
-# value nodes 1.512M -> 1.499M, every card's 4.537M -> 4.495M, but 1.2% more
-# instructions for the value (callgrind, whole process) and 1.6% more for every
-# card.
 
 from libc.stdint cimport uint16_t
 
@@ -44,9 +29,7 @@ DOWN8 = RANKMASK[0]
 cdef inline uint64_t up_to_top(uint64_t cards) noexcept nogil:
     """In every suit at once, the ranks up to the highest of ``cards`` in that
     suit (none in a suit where ``cards`` has none): the complement of
-    ``above_all`` of each suit, with no branch or loop over the suits (in
-    the three cashing bounds: callgrind, 120 benchmark deals, whole process,
-    value 1373.7M -> 1370.5M instructions, every card 2746.8M -> 2733.5M)."""
+    ``above_all`` of each suit, with no branch or loop over the suits."""
     cards |= (cards >> 1) & DOWN1
     cards |= (cards >> 2) & DOWN2
     cards |= (cards >> 4) & DOWN4
@@ -60,13 +43,6 @@ cdef inline uint64_t top_plain(uint64_t mine, uint64_t theirs) noexcept nogil:
     return mine & ~SUITMASK[TRUMP] & ~up_to_top(theirs)
 
 
-# Measured and not kept: past the zero cards, one lookup in a table of the
-# fewest points by the hand's count of each point rank (those counts as
-# base-5 digits, by a lookup per suit; 3125 x 10 bytes) instead of the
-# unrolled ranks below.  The same values, but more instructions (callgrind,
-# 120 benchmark deals, whole process: value 1288.2M -> 1294.6M, every card
-# 2545.7M -> 2562.6M; the lower bound alone 124.3M -> 128.2M): most calls
-# end at the zero cards, before either way is needed.
 cdef inline int cheapest(uint64_t hand, int k) noexcept nogil:
     """The fewest points ``k`` cards of ``hand`` can hold (all of them if it holds fewer)."""
     # zero cards first, then U O K 10 A: unrolled, most calls end early
@@ -118,8 +94,6 @@ cdef inline int smear(uint64_t hand, const int* ns, int r) noexcept nogil:
     cdef uint64_t x, pool = 0
     cdef int m
     # each suit led by one table lookup (LOWEST), not a loop per card
-    # (callgrind, 120 benchmark deals, whole process: value 1274.1M ->
-    # 1273.0M instructions, every card 2498.8M -> 2496.5M)
     for s in range(4):
         f = ns[s]
         if f:
@@ -200,8 +174,7 @@ cdef inline int lost_by_length(uint64_t mine, uint64_t theirs) noexcept nogil:
     not win its trick falls to a higher trump of a defender, a different one
     each time, so at most as many lose as they hold above his lowest -- say
     the richest of his (the highest ones, by one table lookup, not a loop
-    per card: callgrind, 120 benchmark deals, whole process: value 1277.3M
-    -> 1274.1M instructions, every card 2507.9M -> 2498.8M)."""
+    per card)."""
     if not mine:
         return 0
     return highest_ranks(<int>(mine >> (9 * TRUMP)),
@@ -267,9 +240,7 @@ cdef inline int follow_cheapest(uint64_t hand, const int* ns, int led, int r) no
     ``s`` (the suits of the bit set ``led``, the others' ``ns`` zero), when it
     must follow each suit led while it can: the lowest cards of each suit led
     to its leads, the cheapest of the rest to the other tricks."""
-    # a lookup per suit led (see LOWEST), not a loop per card: callgrind, 120
-    # benchmark deals, whole process, value 1384.1M -> 1373.7M instructions,
-    # every card 2781.3M -> 2746.8M
+    # a lookup per suit led (see LOWEST), not a loop per card
     cdef int s, total = 0
     cdef uint64_t rest = hand
     while led:
@@ -283,9 +254,7 @@ cdef inline int follow_cheapest(uint64_t hand, const int* ns, int led, int r) no
 
 cdef inline int follow_cheapest3(const Pos* p, const int* ns, int led, int r) noexcept nogil:
     """``follow_cheapest`` of the three defenders at once (one pass over the suits led)."""
-    # one pass instead of three calls (callgrind, 120 benchmark deals, whole
-    # process: value 1336.6M -> 1328.0M instructions, every card 2644.1M ->
-    # 2616.2M)
+    # one pass instead of three calls
     cdef int s, total = 0, r1 = r, r2 = r, r3 = r
     cdef const uint16_t* row
     cdef uint64_t rest1 = p.hands[1], rest2 = p.hands[2], rest3 = p.hands[3]
@@ -322,10 +291,8 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
     each of these tricks, following the
     suit led while it can: trumps to the trump leads and cards of each plain
     suit to its leads while it has them (its lowest), other cards (its
-    cheapest) to the rest (value nodes 1.529M -> 1.527M, every card's 4.60M
-    -> 4.54M, against the cheapest cards of its plain suits for all the
-    plain leads).  Sets ``tricks`` to their number; returns the points of all
-    their cards.
+    cheapest) to the rest.  Sets ``tricks`` to their number; returns the
+    points of all their cards.
     """
     cdef uint64_t dt = p.hands[0] & SUITMASK[TRUMP]
     cdef uint64_t f1 = p.hands[1] & SUITMASK[TRUMP]
@@ -339,11 +306,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         dall = f1 | f2 | f3
         if not dall:
             # no trump against him: all the rest win, at once, not a pass
-            # per trump (callgrind, 120 benchmark deals, whole process:
-            # value 1273.1M -> 1268.2M instructions, every card 2496.7M ->
-            # 2479.4M).  Measured and not kept: the same in defender_cash
-            # when no other hand holds a trump (value 1268.1M, every card
-            # 2479.4M: such positions are rare there)
+            # per trump
             pts += SUIT_PTS[dt >> (9 * TRUMP)]
             r += dd_popcount(dt)
             dt = 0
@@ -365,25 +328,10 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         top = tops & sm
         tops &= ~sm
         n = dd_popcount(top)
-        # promoted cards (see promoted): value nodes on the 120
-        # benchmark deals 1144541 -> 1153123 (+0.7%: deal 106 80731 ->
-        # 105328), every card's with the line 3548676 -> 3544256, but on
-        # the 1,600 held-out deals of benchmarks/make_hands.py (seeds 777,
-        # 4242, 1001) value -2.0%, -2.5%, -4.3%, every card's +0.2%, -2.1%,
-        # -4.1%, the same values; by benchmarks/ab_core.py --pgo on 300
-        # held-out deals of seed 1001: value 0.97x by median, 0.95x in
-        # total, every card 0.96x both; of seed 777, value 0.95x, 0.98x;
-        # on the benchmark deals value 0.91x, 1.02x, every card 0.94x,
-        # 1.00x
+        # promoted cards (see promoted)
         top = promoted(p, s, top, &n)
         # where a defender holding a trump holds fewer cards of the suit,
-        # only as many as he must follow to, the richest: value nodes
-        # 1136912 -> 1129279, every card's with the line 3533510 -> 3450930
-        # (held-out, seeds 777, 4242, 1001: value -0.3%, -0.9%, -0.8%,
-        # every card's -0.5%, -1.0%, -1.2%, the same values); by
-        # benchmarks/ab_core.py --pgo 0.98-1.00x, on the benchmark deals
-        # and on 300 held-out ones.  (Measured before the bounds grew
-        # stronger, on the benchmark deals alone: 1.03-1.04x the time.)
+        # only as many as he must follow to, the richest
         m = fewest_of_ruffers(sm, p.hands[1], f1, p.hands[2], f2, p.hands[3], f3)
         if m > n:
             m = n
@@ -398,13 +346,7 @@ cdef inline int declarer_cash(const Pos* p, int* tricks) noexcept nogil:
         pts += SUIT_PTS[(top >> (9 * s)) & 0x1FF]
     if dt:
         # his trumps left, below one of theirs, win by length (see
-        # lost_by_length): value nodes on the benchmark deals 1153123 ->
-        # 1136912, every card's with the line 3544256 -> 3533510; held-out
-        # (seeds 777, 4242, 1001) value -0.6%, -0.7%, -1.2%, every card's
-        # -1.7%, -0.8%, -1.7%, the same values; by benchmarks/ab_core.py
-        # --pgo 0.99x the time in total on the benchmark deals and on 300
-        # held-out ones.  (On the benchmark deals alone, before the
-        # promoted cards above, this measured +0.7%, +0.5%.)
+        # lost_by_length)
         c = lost_by_length(dt, f1 | f2 | f3)
         n = dd_popcount(dt) - dd_popcount(c)
         if n:
@@ -508,15 +450,7 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
     cdef int s, n
     # promoted cards: once each defender has followed n times with his
     # lowest cards of a suit, the declarer's next card of it is above what
-    # they keep (he plays his highest to the tricks of the suit): value
-    # nodes on the benchmark deals 1178959 -> 1166686, every card's with
-    # the line 3666111 -> 3623937 (held-out deals of
-    # benchmarks/make_hands.py, 300 of seed 777, 300 of 4242, 1,000 of
-    # 1001: value -2.6%, -1.9%, -2.6%, every card's -1.8%, -1.6%, -2.0%,
-    # the same values); benchmarks/ab_core.py --pgo 0.98x the time by
-    # median, 0.99-1.00x in total.  (The same in the declarer's cashing
-    # bound: see declarer_cash; in plain_winners measured and not kept,
-    # benchmark nodes -0.04%, every card's -0.24%, held-out -0.2% to +0.2%)
+    # they keep (he plays his highest to the tricks of the suit)
     for s in range(4):
         if s != TRUMP:
             n = dd_popcount(top & SUITMASK[s])
@@ -528,8 +462,7 @@ cdef inline int trumpless_winners(const Ctx* ctx, const Pos* p) noexcept nogil:
 
 # called through a pointer, so out of line: only positions with no trump
 # among the defenders and a defender on lead need it, and inlined into the
-# lower bound it made the whole search slower (benchmarks/ab_core.py: 1.07x
-# the time)
+# lower bound it made the whole search slower
 ctypedef int (*Bound)(const Ctx* ctx, const Pos* p) noexcept nogil
 cdef Bound TRUMPLESS = trumpless_winners
 
@@ -577,10 +510,7 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
             if f > n:
                 f = n
             if not ((p.hands[1] | p.hands[2] | p.hands[3]) & sm):
-                # no defender can lead the suit before he is in: value
-                # nodes 1166686 -> 1147167, every card's 3623937 ->
-                # 3568654 (held-out -1.2% to -1.6%, -0.9% to -1.3%, the
-                # same values); benchmarks/ab_core.py --pgo 0.99-1.01x
+                # no defender can lead the suit before he is in
                 f = 0
         if fewest_of_ruffers(sm, p.hands[1], t1, p.hands[2], t2, p.hands[3], t3) < f:
             continue
@@ -589,28 +519,6 @@ cdef inline int plain_winners(const Pos* p, int* k, bint drawn) noexcept nogil:
     return pts
 
 
-# Measured and not kept: the lower bound once for all the cards of a defender
-# last to a trick his side takes whatever he plays, on the position with his
-# hand whole (sound: these bounds only grow as a defender's cards go), before
-# his cards are searched.  Value nodes 1.291M -> 1.239M, every card's 4.082M
-# -> 3.965M (the same values), but most of that was nodes with one legal card,
-# where the bound replaces the child's own; instructions about the same (with
-# three cards or more to play: -0.2% and -0.35%, the bound failing two times
-# in three).
-#
-# Measured and not kept: the search uses the lower bound only when it reaches
-# beta, so with beta passed in the trump-length bound was skipped when even the
-# defenders' average cards (their points times k over the cards in a hand)
-# could not reach it (55% of those bounds on the value solves).  Nodes
-# unchanged, but more instructions (callgrind, whole process: value 1373.7M ->
-# 1379.1M, every card 2746.8M -> 2766.2M): the test costs more than the
-# cheapest() calls it saves, which mostly end at the zero cards.
-# Measured: a rule that the declarer surely takes a trick (so his bonus
-# counts) would cut nothing by itself.  In the card stage of the benchmark
-# deals, trick starts where a defender leads, the declarer has no trick yet
-# and this bound stays below his points plus the bonus hold 0.66M nodes at 24
-# and 28 cards left; at none of them was beta within his points plus the
-# bonus: the tests lie where trick points decide.
 cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The points the declarer surely ends with from the trick start ``p``."""
     cdef uint64_t decl_tr, def_tr, decl_sure, theirs
@@ -621,11 +529,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
         # on lead he cashes his winners at once: the trumps he draws, then
         # his top plain cards, then his trumps left by length; the bound
         # below counts no more of his trumps (nor richer ones), nor more
-        # cards the defenders must add, for him on lead (earlier releases
-        # computed both, the second only when the first fell short of beta:
-        # nodes unchanged without the second.  Measured and not kept then:
-        # the cashing bound returned before the defenders' cards are added,
-        # once his own reach beta: analysis nodes +2.7%)
+        # cards the defenders must add, for him on lead
         v = declarer_cash(p, &k)
         return v + p.pts + ctx.bonus if k else lo
     decl_tr = p.hands[0] & SUITMASK[TRUMP]
@@ -648,25 +552,12 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
             # wins with one of those), and on lead then draws theirs with
             # the rest of those, each defender following with one each
             # time; after that no trump of theirs is left to beat his.  On
-            # lead he draws them at once (the cashing bound above).  Value
-            # nodes on the benchmark deals 1246782 -> 1208370, every card's
-            # with the line 3875860 -> 3699297 (held-out deals of
-            # benchmarks/make_hands.py, 300 of seed 777, 300 of 4242, 1,000
-            # of 1001: value -2.5%, -2.3%, -4.0%, every card's -4.3%,
-            # -3.5%, -4.3%, the same values); by benchmarks/ab_core.py
-            # --pgo every card 0.93x the time by median, 0.96x in total,
-            # the value 1.02x by median, 0.98x in total.  Then the top
-            # plain cards such a draw leaves unruffable (``drawn``, also
-            # where no trump of his was in danger): value nodes 1208370 ->
-            # 1178959, every card's 3699297 -> 3666111 (held-out value
-            # -0.1% to -0.4%, every card's -0.3% to -0.4%); the value 0.99x
-            # by median, 0.97x in total, every card 1.00x, 0.99x
-            # and where he holds fewer, the defenders' trumps left after he
-            # draws with all but one of those (each defender keeping his
-            # highest) are the ones that can beat his others: value nodes
-            # 1147167 -> 1144541, every card's 3568654 -> 3548676
-            # (held-out -0.02% to -0.2%, the same values); by
-            # benchmarks/ab_core.py --pgo 0.98-0.99x
+            # lead he draws them at once (the cashing bound above).  Then
+            # the top plain cards such a draw leaves unruffable (``drawn``,
+            # also where no trump of his was in danger); and where he holds
+            # fewer, the defenders' trumps left after he draws with all but
+            # one of those (each defender keeping his highest) are the ones
+            # that can beat his others
             m = dd_popcount(decl_sure) - 1
             theirs = defenders_kept_trumps(p, m)
             drawn = not theirs
@@ -674,24 +565,7 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
         k = dd_popcount(decl_tr) - dd_popcount(x)
         if k:
             # with a trump that surely wins (it wins him the lead), his top
-            # plain cards win too, where no defender can ruff them: value
-            # nodes on the benchmark deals 1291148 -> 1246782, every card's
-            # with the line 4110256 -> 3875860 (on 1,600 held-out deals of
-            # benchmarks/make_hands.py, seeds 777, 4242 and 1001: value
-            # -6.3%, -3.4%, -3.6%, every card's -8.8%, -5.1%, -6.5%, the
-            # same values).  By benchmarks/ab_core.py --pgo, first with a
-            # trump above all the defenders' as the only entry: every card
-            # 0.97x the time by median, 0.98x in total, the value
-            # 1.00-1.01x; then with any trump that surely wins, the same
-            # cost per bound: 0.99x both.
-            # Measured and not kept: the defenders' mirror in the upper
-            # bound (the plain cards of the defender holding the highest
-            # trump, above all the other hands' cards, where no other hand
-            # can ruff them): value nodes -0.2%, every card's -0.1%.  Its
-            # first version, which let a partner ruff such a card (the
-            # partner then leads a suit the holder must throw a winner on),
-            # passed every benchmark deal and failed a random check of
-            # 200,000 trick starts against the exact values.
+            # plain cards win too, where no defender can ruff them
             v = SUIT_PTS[decl_tr >> (9 * TRUMP)] - SUIT_PTS[x] + plain_winners(p, &k, drawn)
             v = p.pts + ctx.bonus + v + defenders_cheapest(p, k)
             if v > lo:
@@ -699,21 +573,6 @@ cdef int lower_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     return lo
 
 
-# Measured and not kept, judged on the 1,600 held-out deals of
-# benchmarks/make_hands.py (seeds 777, 4242, 1001) as well as on the benchmark
-# deals, whose 120 node counts move with one or two big searches: in the upper
-# bound, the defenders' trumps by length (each of a defender's trumps that the
-# declarer takes falls to a different higher trump of his): benchmark value
-# nodes +0.2%, held-out +0.2% to +1.0%; the defenders' plain winners (see the
-# call of plain_winners in lower_bound): benchmark -0.2%, held-out +0.1% to
-# +0.4%.  In plain_winners, the cards the top ones promote (as in
-# trumpless_winners): held-out -0.2% to +0.2%; where the declarer's top trumps
-# draw only some of the defenders', a suit's condition relaxed for the
-# defenders the draw leaves without a trump: nodes unchanged; a suit where a
-# defender holding a trump is short counted up to his length (the richest top
-# cards): every card's nodes -0.2%, held-out -0.3% to -0.5%.  The
-# trump-length bound returned before plain_winners when it reaches beta:
-# every card's nodes +0.2%, the same time.
 cdef int upper_bound(const Ctx* ctx, const Pos* p) noexcept nogil:
     """The most points the declarer can end with from the trick start ``p``."""
     cdef uint64_t decl_tr = p.hands[0] & SUITMASK[TRUMP]
@@ -758,12 +617,7 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint
     and the cheapest ``r`` of the rest are ``r + 1`` cards of his hand, so hold
     no fewer points than its cheapest ``r + 1``).  The trick start before
     bounds the same winners; the cards played to this trick since, and the
-    lead it gives him, are what this adds.  At his turn, second or third:
-    value nodes on the benchmark deals 1129279 -> 1049255, every card's with
-    the line 3450930 -> 3173000 (on 1,600 held-out deals of
-    benchmarks/make_hands.py -6.1% to -7.3%, -7.9% to -9.0%, the same
-    values); at a defender's turn before his too: 972706, 2836087 (held-out
-    a further -7.7% to -14.5%, -9.9% to -13.7%).
+    lead it gives him, are what this adds.
     """
     cdef uint64_t m = mine & BEATS[p.trick[p.win]], hand, tr, top, theirs
     cdef int c, w = -1, k, q, r, pts
@@ -797,31 +651,11 @@ cdef int mid_trick_lower_bound(const Ctx* ctx, const Pos* p, uint64_t mine, uint
     return p.pts + ctx.bonus + pts
 
 
-# Measured and not kept, beside mid_trick_lower_bound (value nodes, then every
-# card's with the line, on the benchmark deals, against 972706 and 2836087;
-# times by benchmarks/ab_core.py --pgo, by median and in total): the
-# declarer's card already winning the trick, none of the defenders' still to
-# play beating it, bounded the same way at their turns: 957842, 2775982, but
-# the value 1.07x and 1.05x the time (taken at every such turn; only from the
-# third hand on where a defender has added points: 959969, 2790969, 1.05x and
-# 1.04x; in second hand, right after his lead, the cashing bound of the trick
-# start has it all: 972706, 2833109).  At his turn, a partial draw and his
-# trumps by length added: 965799, 2811047, 1.00x the time.  At a trick start
-# where a defender leads, every suit he may lead giving the declarer a card
-# that surely wins the trick: 967936, 2823148.  The defenders' mirror, an
-# upper bound where a card of the defender to move surely takes the trick
-# for them (its points, their trumps above all the declarer's after it, his
-# cheapest cards added): 1158388, 3091761 cutting at the window, 1050023 only
-# 4 points below it, 1011569 only 10 below: its cuts return weaker fail-soft
-# bounds than the search below them would, so MTD(f) takes smaller steps.
-
 
 # The bounds' addresses, for the tests (``trick_start_bounds``).  Taking them
 # also keeps the compiler from inlining the bounds into the search, which
 # calls them directly: only trick starts need them, and inlined they made
-# every node dearer (benchmarks/ab_core.py: inlined 1.03-1.07x the time of
-# out of line, for 0.1% fewer instructions; called through the pointers,
-# 1.05x)
+# every node dearer
 cdef Bound LOWER_BOUND = lower_bound
 cdef Bound UPPER_BOUND = upper_bound
 # and the one mid-trick bound, out of line for the same reason

@@ -6,8 +6,8 @@
 
 cdef enum:
     # the most nodes that search may take by default (else MTD(f) starts
-    # from the top); from the opening lead of the benchmark deals it takes
-    # 53 to 2,572 (median 392)
+    # from the most the declarer can reach); from an opening lead it
+    # takes far fewer
     START_NODES = 20000
 
 
@@ -31,37 +31,14 @@ cdef int first_choice_bound(Ctx* ctx, const Pos* p, int alpha, int64_t cap) noex
 
     Started at this bound instead of the most the declarer can reach, MTD(f)
     skips its passes above it, and finds the bounds of this line's positions
-    in the table: on the 120 benchmark deals value nodes 972706 -> 895906,
-    this search's 59778 nodes counted (the bound lies a median 11 points above
-    the value); on held-out deals of benchmarks/make_hands.py (300 of seed
-    777, 300 of 4242, 1,000 of 1001) -15.2%, -8.7%, -9.2%, the same values.
-    By benchmarks/ab_core.py --pgo the value took 0.96x the time by median
-    and in total, on 300 held-out deals of seed 1001 0.91x and 0.96x, of
-    seed 777 0.89x and 0.90x; the lay-away studies (--mode study) 0.91x
-    and 0.99x.
+    in the table.
 
     ``Core.card_values`` starts each card's MTD(f) from this bound after
     that card, too (see there).
 
     The defender's card is the first of ``order_moves`` over all his legal
-    cards: pruned first by ``drop_dominated``, as the declarer's are, the
-    bounds of the 120 deals took 3.8 ms instead of 3.0 (not profile-guided)
-    and the value nodes were 899715.  Measured and not kept (value nodes on the
-    benchmark deals): the defenders' first two leads (the bound a median 3
-    points above the value, but this search's nodes twice as many: 0.95x
-    instead of 0.92x); their first two only in the first tricks
-    (0.92-0.93x); a table of its own instead of the search's (0.97x: the
-    search's first passes then find nothing of it); the table only with 16
-    cards or more (+0.8%); without the static upper bound's cuts (this
-    search's nodes 1.7 times as many); each root card's bound from it kept
-    for MTD(f)'s root (see ``root_cards``: +1.1%), or ordering its cards
-    (+4-5%); two choices at every defender's node with two cards (+18%);
-    MTD(f)'s first test 1, 2, 3 or 5 points below the bound, the bound still
-    its upper end (-0.6%, +3.3%, +1.2%, +6.0%); the declarer's leads that
-    raise this search's best credited in the lead history (+5.7%: the
-    exact search's final pass ordered worse); the mirror, the declarer
-    playing only his first card (a lower bound), lay a median 16 points
-    below the value at 1.6 times the value's nodes.
+    cards (not pruned by ``drop_dominated`` first: that costs more than it
+    saves here).
     """
     cdef int seat = (p.leader + p.ncards) & 3
     cdef int v, best, n, i, depth = 0, lo, hi

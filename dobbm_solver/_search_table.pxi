@@ -3,74 +3,6 @@
 #
 # The transposition table: keys by relative ranks, twins' point shifts, bounds as
 # stored, probe, store and growth.
-#
-# Measured and not kept: entries that forget which hands hold a plain suit's
-# zero cards (the 6 7 8 9) where the result did not depend on their order --
-# partition search for the cards that count nothing.  The search returned, with
-# each value, the plain suits whose zero cards' order it relied on (a zero card
-# winning a trick over another, bounds and prunings that compared them), and
-# such entries were probed and stored beside the exact ones, twins included.
-# All values stayed right, but value nodes on the benchmark deals fell only
-# 1.76M -> 1.73M (-1.7%; every card's -1.3%) for 11% more instructions.  Even
-# with that tracking switched off (unsound) the gain was 6.7%: most zero-card
-# orders do decide a trick somewhere below.
-#
-# Measured: what tighter twin shifts could still give.  In the card stage of
-# the benchmark deals, at 12,364 trick starts a twin's lower bound would have
-# cut unshifted but not after point_shift (95% of them did end at or above
-# beta); their subtrees held 634k of its 2.42M nodes (nested ones counted
-# twice).  Taking every twin's lower bound unshifted (unsound: the values
-# change) cut value nodes only 5.2% and every card's 8.6%; both bounds
-# unshifted, every card's 12%.  That is the most that entries recording
-# which cards each proof gave the declarer could save, before the cost of
-# tracking them (the zero cards' version above cost 11% more instructions).
-#
-# Measured and not kept: enhanced transposition cutoffs in fourth hand.  Before
-# searching the cards of the last player to a trick, each child (a trick start)
-# was tried with the test that cuts for that player (the lower bound for the
-# declarer, the upper one for a defender) and/or its table entry.  Value nodes
-# 1.512M -> 1.416M (both), 1.468M (bounds only), 1.449M (table only); every
-# card's 4.537M -> 4.229M.  But 95% of these cuts came at the first child,
-# which its own search cuts at once just the same: the saving was mostly the
-# node that probe replaces, and probing only the first child already gave
-# 1.436M.  Probing the later children first (the first searched as before)
-# added nodes (1.540M: the first child's tighter fail-soft bound was lost);
-# probing after the first child failed saved 0.1%.  Instructions (callgrind,
-# 120 deals, whole process) grew by 6.4% for the value, 11.5% for every card.
-#
-# Measured and not kept: the best lead kept in the entry (by relative rank, so
-# that twins share it) and tried first where the entry does not cut.  Value
-# nodes 1.32M -> 1.40M (stored for every trick start), 1.45M (only for leads
-# that cut), 1.38M (only the declarer's), 1.38M (only the defenders'): the
-# history and the static tiers order the leads better than the table's move
-# from another MTD(f) threshold.  Nor the table's bucket fetched ahead
-# (prefetched before the lower bound, the key computed first): 0.99-1.00x the
-# time (benchmarks/ab_core.py).  Nor the table before the bounds where a
-# defender leads (where the lower bound cuts less often): nodes -0.1% value,
-# -0.4% every card, instructions -0.5%, -0.8%.
-#
-# Measured and not kept: one key for positions alike up to a permutation of the
-# three plain suits (the rules treat E, L and S alike), the suits sorted by
-# their packed contents in the key and in the cards present.  Values stayed
-# right; nodes did not fall (value 1512080 -> 1512629, every card's with the
-# line 4537404 -> 4554919): within one deal two plain suits of the same shape
-# hardly ever arise where the other's position is searched too.
-
-#
-# Measured and not kept (against the tree before the mid-trick bound: value
-# nodes 1129279, every card's 3419695 without the line): a second, small table
-# for positions inside a trick, keyed by the cards left, the trick's cards,
-# the leader and the Match flag (within one root the hands follow from these),
-# holding bounds on the points to come: a cut there spares the walk down to
-# the next trick start, which the MTD(f) passes repeat.  In every mid-trick
-# node with four or more cards in hand: value nodes -6.7%, every card's -3.6%,
-# but 1.08-1.11x the value's time, 1.13-1.16x every card's; in second hand
-# alone: -6.3%, -2.6%, 1.00x and 1.01-1.02x; in second hand with six or more
-# cards: -4.2%, 1.01x, 1.02-1.03x; probed and stored out of line: 1.02x,
-# 1.04-1.05x.  The nodes it spares are the cheap ones (the next trick start's
-# entry cuts them).  Nor the table's first part of 2 MiB instead of 1 (nodes
-# -0.1%, -0.3%), nor growth after 25,000 nodes instead of 100,000 (value
-# nodes -2.2%, 1.00x the time; every card's 1.03x in total).
 
 cdef inline uint64_t key_hash(uint64_t k0, uint64_t k1) noexcept nogil:
     cdef uint64_t hsh = (k0 ^ (k1 * <uint64_t>0xC2B2AE3D27D4EB4FULL)) * <uint64_t>0x9E3779B97F4A7C15ULL
@@ -113,9 +45,7 @@ cdef inline (uint64_t, uint64_t, uint64_t) pack_loop(uint64_t present, uint64_t 
 # PACKED[x] for a suit's cards present x (9-bit ranks): its lowest ranks, as
 # many as x has cards (bits 0-8), and x with its zero-point cards packed to its
 # lowest ranks (bits 16-24): a lookup per suit for canonical_key's two packed
-# sets of cards present, instead of two popcounts and shifts (callgrind, 120
-# benchmark deals, whole process: value 1370.5M -> 1358.4M instructions, every
-# card 2733.5M -> 2701.1M)
+# sets of cards present, instead of two popcounts and shifts
 cdef uint32_t PACKED[512]
 
 
@@ -186,15 +116,6 @@ cdef inline void point_shift(const Pos* p, uint64_t mine, uint64_t theirs, int* 
     only): each wins the trick it falls to, since every higher trump is
     that side's too, so the declarer takes all of his (their differences
     count in both bounds) and none of theirs (theirs count in neither).
-    With that run counted so, value nodes on the benchmark deals 885855 ->
-    850681 (-4.0%), every card's 2560906 -> 2420933 (-5.5%); on 300
-    held-out deals each of benchmarks/make_hands.py's seeds 777, 4242 and
-    1001 value -2.1%, -2.2%, -2.0%, every card -4.2%, -3.7%, -3.0%, the
-    same values; by benchmarks/ab_core.py --pgo 0.96x the value's time by
-    median and 0.97x in total, every card 0.96x and 0.96x, on the held-out
-    deals of seed 1001 0.99x and 0.98x, 0.98x and 0.98x.  (Before it, in
-    the card stage, 15,600 trick starts where a twin's lower bound would
-    have cut unshifted but not shifted held 408k of its 2.66M nodes.)
     """
     cdef uint64_t x, y, m, diff = mine ^ theirs, dt, ft
     cdef int d, a, b, r
@@ -202,9 +123,7 @@ cdef inline void point_shift(const Pos* p, uint64_t mine, uint64_t theirs, int* 
     dmin[0] = 0
     dmax[0] = 0
     # only the suits that differ, each from its lowest difference up: the
-    # cards below it are the same in both, so are their pairs (callgrind, 120
-    # benchmark deals, whole process: value 1288.2M -> 1280.7M instructions,
-    # every card 2545.7M -> 2519.5M)
+    # cards below it are the same in both, so are their pairs
     while diff:
         # the suit of the lowest difference, from that card up
         m = SUITMASK[SUIT[dd_ctz(diff)]] & ~((diff & (~diff + 1)) - 1)
@@ -325,21 +244,6 @@ cdef inline void tt_store(Ctx* ctx, const uint64_t* key, uint64_t h,
     if e == NULL:
         b = &ctx.tt[(h & ctx.tt_mask) & ~(<uint64_t>1)]
         # an empty or stale slot, else the one with fewer cards left
-        # (measured and not kept: two tiers, the first slot keeping the
-        # entry with more cards left and the second taking the rest: value
-        # nodes -0.05%, every card's -0.2%, on 1,600 held-out deals -0.4%
-        # to +0.1%; buckets of four entries, two cache lines: value nodes
-        # -0.8%, every card's -0.9%, held-out -0.5% to -1.0%, but
-        # benchmarks/ab_core.py --pgo --mode cards 0.99x by median, 1.02x
-        # in total; a table of 256 MiB from the start: -0.3%, -0.7%).
-        # Twins share a bucket: in the card stage (on the benchmark deals,
-        # before the declarer's leads went by replies and before
-        # point_shift knew the top trumps' takers), at 15,600 trick starts
-        # a twin's lower bound would have cut unshifted but not after
-        # point_shift (by 1 or 2 points at 60% of them), and their
-        # subtrees held 408k of its 2.66M nodes: beyond the cards whose
-        # taker is sure, the shift is exact for some line (the declarer
-        # may take every pair that counts less here).
         if b[0].gen != ctx.gen:
             e = &b[0]
         elif b[1].gen != ctx.gen:
