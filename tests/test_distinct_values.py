@@ -32,13 +32,13 @@ def test_summary_of_a_solved_benchmark_deal():
                    f"{list(cards.values()).count(best)}.00 cards at the best value")
 
 
-def test_the_script_gives_readme_its_figures(capsys):
-    """README's speed section quotes this script's counts: they must be what it prints."""
+def test_the_script_gives_the_speed_page_its_figures(capsys):
+    """docs/speed.md quotes this script's counts: they must be what it prints."""
     import importlib.util as util
 
     distinct.main()
     out = capsys.readouterr().out.splitlines()
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "speed.md").read_text()
     assert out[0] == ("dobbm, full deals: 120 deals: 8.00 legal cards, 4.24 distinct values, "
                       "3.26 cards at the best value")
     assert "4.24 different values" in readme and "3.26 cards share the best" in readme
