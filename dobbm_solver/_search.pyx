@@ -2,37 +2,31 @@
 """Exact open-card search for Dobbm (private; use :mod:`dobbm_solver.solver`).
 
 The position is four hands as 36-bit bitboards, seat 0 being the declarer.
-The value of a position is the declarer's final points (0..120): points in
-the declarer's tricks plus the bonus (lay-away or Dobb) if the declarer takes
-at least one trick (Match rule; taking all eight gives 120 by itself).
+Its value is the declarer's final points (0..120): points in his tricks plus
+the bonus (lay-away or Dobb) if he takes a trick (Match rule; all eight
+tricks give 120 by themselves).  One included file per concern:
 
-The design, one included file per concern:
+- this file: fail-soft alpha-beta over single cards, driven with null
+  windows by MTD(f) working down from an upper bound (``mtdf``,
+  ``root_cards``); ``Core.card_values`` values every legal card, the twins
+  of a run bounding each other;
+- ``_search_start.pxi``, where MTD(f) starts: the value of the game in which
+  each defender plays only his first-ordered card, an upper bound found by
+  a small search that leaves its bounds in the table;
+- ``_search_table.pxi``, the transposition table: bounds on the future
+  points at trick starts, independent of the points taken and the bonus,
+  keyed by relative ranks so that positions alike up to their cards' points
+  share entries (the bounds shifted); each entry holds the cards present,
+  so results never depend on the table size;
+- ``_search_quick_tricks.pxi``: static bounds from the tricks each side
+  surely wins, at trick starts and, for the declarer, mid-trick;
+- ``_search_ordering.pxi``: runs of cards pruned when the trick's side is
+  sure, leads ordered by static tiers and a history of cutoffs, following
+  cards by trick-winning rules;
+- ``_search_moves.pxi`` (legal and equivalent cards, playing a card) and
+  ``_search_last_tricks.pxi`` (the last two tricks computed directly).
 
-- the search (this file): fail-soft alpha-beta over single cards, called
-  with null windows by an MTD(f) driver that works down from an upper bound
-  (``mtdf``, ``root_cards``); ``Core.card_values`` values every legal card,
-  the twins of a run bounding each other;
-- where MTD(f) starts (``_search_start.pxi``): the value of the game in which
-  each defender plays only his first-ordered card, found by a small search
-  that leaves its bounds in the table;
-- the transposition table (``_search_table.pxi``): entries at trick starts
-  hold bounds on the future points, independent of the points taken and of
-  the bonus; keys take the hands by relative ranks, so positions alike up to
-  their cards' points share entries, the bounds shifted by the points they
-  differ by; each entry also holds the cards present, so it is exact for its
-  position and results never depend on the table size;
-- the bounds (``_search_quick_tricks.pxi``): static lower and upper bounds at
-  trick starts from the tricks each side surely wins, and one lower bound
-  mid-trick, where a card of the declarer's surely wins the trick;
-- pruning and move ordering (``_search_ordering.pxi``): of a run of one
-  hand's cards only one is searched when the trick's side is sure; leads by
-  static tiers and a history of cutoffs, following cards by trick-winning
-  rules;
-- moves (``_search_moves.pxi``) and the last tricks
-  (``_search_last_tricks.pxi``), the last two computed directly.
-
-What each idea saved or cost, and the ideas measured and not kept, are in
-docs/speed.md.
+What each idea saved or cost, and what was tried and not kept: docs/speed.md.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
