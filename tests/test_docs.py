@@ -13,7 +13,8 @@
 * ``text`` blocks holding a one-line deal or view are parsed and validated.
 * ``python`` blocks are run, and a line ``expr  # value`` checks ``expr == value``.
 * docs/commands.md documents exactly the options that each command's
-  ``--help`` shows (its option tables are regenerated from ``--help``).
+  ``--help`` shows: its option tables are ``--help``'s, and
+  ``python tests/test_docs.py`` regenerates them when the command line changes.
 * docs/design.md's map of the package names every module, and nothing else.
 * Relative links between the pages point at files and headings that exist.
 """
@@ -247,16 +248,29 @@ def _documented_options() -> dict[str, set[str]]:
     return out
 
 
-def _help_options(name: str) -> set[str]:
+def _help_records(name: str) -> list[tuple[str, str]]:
+    """``(options, help text)`` of each option ``dobbm NAME --help`` shows."""
     cmd = main.commands[name]
     ctx = click.Context(cmd, info_name=name, parent=click.Context(main, info_name="dobbm", **main.context_settings))
-    opts: set[str] = set()
-    for p in cmd.get_params(ctx):
-        record = p.get_help_record(ctx)
-        if record is not None:
-            opts.update(re.findall(r"(?<![\w-])(--?[\w-]+)", record[0].split(" ")[0] + " "
-                                   + " ".join(o for o in record[0].split(", ") if o.startswith("-"))))
-    return opts
+    return [r for r in (p.get_help_record(ctx) for p in cmd.get_params(ctx)) if r is not None]
+
+
+def _help_options(name: str) -> set[str]:
+    return {opt for names, _ in _help_records(name) for opt in re.findall(r"(?<![\w-])(--?[\w-]+)", names)
+            if not opt.isupper()}
+
+
+def _table(name: str) -> str:
+    """The option table of ``dobbm NAME`` as docs/commands.md shows it."""
+    cmd = main.commands[name]
+    ctx = click.Context(cmd, info_name=name, parent=click.Context(main, info_name="dobbm", **main.context_settings))
+    rows = [f"| `{names}` | {_cell(help_)} |" for names, help_ in _help_records(name)]
+    usage = cmd.get_usage(ctx).replace("Usage: ", "")
+    return f"Usage: `{usage}`\n\n| option | meaning |\n| --- | --- |\n" + "\n".join(rows)
+
+
+def _cell(help_: str) -> str:
+    return re.sub(r"\s+", " ", help_).replace("|", "\\|")
 
 
 def test_every_command_has_its_options_in_commands_md() -> None:
@@ -271,15 +285,16 @@ def test_every_command_has_its_options_in_commands_md() -> None:
 
 
 def test_commands_md_tables_are_those_of_help() -> None:
-    """Each option's line in commands.md is its --help text (regenerate the tables when the CLI changes)."""
+    """Each command's option table in commands.md is its --help (``python tests/test_docs.py`` regenerates them)."""
     text = COMMANDS_MD.read_text(encoding="utf-8")
-    for name, cmd in main.commands.items():
-        ctx = click.Context(cmd, info_name=name, parent=click.Context(main, info_name="dobbm", **main.context_settings))
-        for p in cmd.get_params(ctx):
-            record = p.get_help_record(ctx)
-            if record is not None:
-                help_ = re.sub(r"\s+", " ", record[1]).replace("|", "\\|")
-                assert f"| `{record[0]}` | {help_} |" in text, f"dobbm {name} {record[0]}: {help_}"
+    assert text == regenerated(text), "docs/commands.md's option tables differ from --help: python tests/test_docs.py"
+
+
+def regenerated(text: str) -> str:
+    """``text`` (docs/commands.md) with its option tables made anew from ``--help``."""
+    return re.sub(r"<!-- options: (\w+) -->.*?<!-- end options -->",
+                  lambda m: f"<!-- options: {m.group(1)} -->\n{_table(m.group(1))}\n<!-- end options -->",
+                  text, flags=re.S)
 
 
 def test_design_map_names_every_module() -> None:
@@ -317,3 +332,10 @@ def test_links_between_pages_resolve() -> None:
             if anchor and dest.suffix == ".md":
                 anchors = {_anchor(h) for h in re.findall(r"^#+ (.*)$", dest.read_text(encoding="utf-8"), flags=re.M)}
                 assert anchor in anchors, f"{page.relative_to(ROOT)}: link to {target}: no such heading"
+
+
+if __name__ == "__main__":
+    old = COMMANDS_MD.read_text(encoding="utf-8")
+    new = regenerated(old)
+    COMMANDS_MD.write_text(new, encoding="utf-8")
+    print("docs/commands.md: option tables " + ("regenerated from --help" if new != old else "already those of --help"))
