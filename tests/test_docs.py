@@ -307,11 +307,12 @@ def test_design_map_names_every_module() -> None:
         if path.name in ("__init__.py", "__main__.py") and path.parent != pkg:
             continue
         named = re.search(rf"(?<![\w/]){re.escape(path.stem)}\b", layout)
-        assert named, f"docs/design.md's map does not name {path.relative_to(ROOT)}"
+        assert named, f"docs/design.md's map does not name {path.relative_to(ROOT)} (a new or renamed module: map it)"
     listed = re.findall(r"^\s+(\w+)(?:\.py|\.pyx|\.pxi|/)", layout, flags=re.M)
     for name in listed:
-        assert list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / f"{name}.pxi").is_file() \
-            or list(pkg.rglob(name)) or (ROOT / name).is_dir(), f"docs/design.md's map names {name}, not in the tree"
+        exists = (list(pkg.rglob(f"{name}.py")) or list(pkg.rglob(f"{name}.pyx")) or (pkg / f"{name}.pxi").is_file()
+                  or list(pkg.rglob(name)) or (ROOT / name).is_dir())
+        assert exists, f"docs/design.md's map names {name}, not in the tree (renamed or removed: update the map)"
 
 
 def _anchor(heading: str) -> str:
