@@ -56,14 +56,14 @@ def clean_error(e: DobbmError | DobbmRuntimeError) -> click.ClickException:
 
 
 @contextmanager
-def about(title: str) -> Iterator[None]:
+def about(title: str, line: bool = False) -> Iterator[None]:
     """Inside ``with about(title):`` a library error names the document first
-    (``FILE[N]: ...``; a ``--deal`` line's in the notation's words)."""
+    (``FILE[N]: ...``; with ``line``, a ``--deal`` line's, in the notation's words)."""
     try:
         yield
     except HandFileError as e:
-        if title == DEAL_TITLE:
-            raise BadInput(f"{DEAL_TITLE}: {in_notation_words(e)}") from None
+        if line:
+            raise BadInput(f"{title}: {in_notation_words(e)}") from None
         raise clean_error(e) from None
     except DobbmError as e:
         prefix = "" if str(e).startswith(f"{title}:") else f"{title}: "
