@@ -9,7 +9,7 @@ Bert, Cora and Dave, clockwise; Anna declares a Dobbm.
 from __future__ import annotations
 
 from dobbm_solver.cards import card_name, cardset, parse_cards
-from dobbm_solver.table import RuleOfThumb, SeatView
+from dobbm_solver.playout import RuleOfThumb, SeatView
 
 SEATS = ("Anna", "Bert", "Cora", "Dave")
 
