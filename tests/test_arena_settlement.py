@@ -17,7 +17,9 @@ import math
 
 import pytest
 
-from dobbm_solver.arena import ArenaSamples, Env, TableResult, deal_board, game, parse_player, play_table
+from dobbm_solver.arena import ArenaSamples, TableResult, game, parse_player
+from dobbm_solver.arena.decisions import Env
+from dobbm_solver.arena.game import deal_board, play_table
 from dobbm_solver.solver import Solver
 
 FEW = ArenaSamples(bid=3, discard=1, double=3, play=3)
