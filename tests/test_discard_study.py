@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.dealer import random_deal
+from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.models.discard_rule import legal_discards
 from dobbm_solver.solver import Solver
 
