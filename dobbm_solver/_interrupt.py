@@ -91,9 +91,12 @@ class exit_on_ctrl_c:   # lower case: used as a function, with exit_on_ctrl_c():
             self.release()
 
     def release(self) -> None:
-        """Ctrl-C as it was before (a ``KeyboardInterrupt`` by default)."""
+        """Ctrl-C as it was before (a ``KeyboardInterrupt`` by default); Python's default if
+        it was the ``dobbm`` script's own handler of its start, which only loading needs."""
         if self._installed:
-            previous = self._previous if self._previous is not None else signal.default_int_handler
+            previous = self._previous
+            if previous is None or getattr(previous, "while_loading", False):
+                previous = signal.default_int_handler
             signal.signal(signal.SIGINT, previous)
             self._installed = False
 

@@ -9,7 +9,8 @@ import statistics
 from helpers import cs
 from views import view_of
 
-from dobbm_solver.analyzer import payment, sample_deals
+from dobbm_solver.analyzer import sample_deals
+from dobbm_solver.analyzer.payment import payment
 from dobbm_solver.cards import HAND_SIZE, NUM_CARDS, cardset, popcount, set_points
 from dobbm_solver.models import bidding
 from dobbm_solver.models.bidding import bid_probabilities, bid_score, model_bid, solo_score

@@ -150,7 +150,7 @@ def test_bid_values_the_dobbm_with_the_calibrated_rule() -> None:
     # the estimate's error is the spread of the samples solved with that rule
     sd = math.sqrt(sum((p - mean) ** 2 for p in pts) / (n - 1))
     assert dobbm.stderr == pytest.approx(sd / math.sqrt(n))
-    assert any("calibrated_discard" in note for note in advice.notes)
+    assert any("calibrated lay-away rule" in note for note in advice.notes)
 
 
 def test_bid_reads_the_discard_rule_where_it_is_set(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,8 @@ import pytest
 from helpers import cs
 from views import DOUBLE_DEFENDER, view_of
 
-from dobbm_solver.analyzer import analyze_double, payment, sample_deals
+from dobbm_solver.analyzer import analyze_double, sample_deals
+from dobbm_solver.analyzer.payment import payment
 from dobbm_solver.analyzer.sampling import clear_sampler_cache
 from dobbm_solver.deal import MAX_DOUBLINGS
 from dobbm_solver.models import doubling

@@ -235,10 +235,10 @@ def _load_with_ctrl_c(module: str, disposition: object) -> subprocess.Popen:
 
 
 CONSOLE_SCRIPT = textwrap.dedent('''
-    # what pip writes for the project's console script (dobbm = "dobbm_solver.cli:main")
+    # what pip writes for the project's console script (dobbm = "_dobbm_entry:main")
     import re
     import sys
-    from dobbm_solver.cli import main
+    from _dobbm_entry import main
     if __name__ == "__main__":
         sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
         sys.exit(main())
@@ -273,6 +273,84 @@ def test_ctrl_c_in_the_first_moments_is_130(tmp_path, entry, after, cleanup):
     out, err = finish(proc)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err and err.count("\n") == 1, err
+
+
+#: Where code of ours (or that we load) runs: a traceback through any of these is a Ctrl-C we let through.
+OUR_CODE = (f"{os.sep}dobbm_solver{os.sep}", f"{os.sep}click{os.sep}", f"{os.sep}yaml{os.sep}", "_dobbm_entry.py")
+
+
+def _start_up_outcome(script: Path, after: float | None) -> tuple[int, str]:
+    """The exit status and stderr of ``dobbm --version`` sent SIGINT ``after`` seconds after
+    it was spawned (None: not at all)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, str(script), "--version"], cwd=REPO, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        if after is not None:
+            time.sleep(after)
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err.decode(errors="replace")
+
+
+def test_ctrl_c_at_any_moment_of_the_start_is_130(tmp_path):
+    # SIGINT at delays after the spawn that sweep the whole start of the command: the first
+    # 50 ms in steps of 2 ms, then through the whole run of `dobbm --version` (the command's
+    # modules all load, the command line is read, the answer is written).  Each ends with the
+    # one Ctrl-C line and 130, or ran to its end (0) before the signal came, or was stopped by
+    # the signal before Python had set up its own handling (the shell says 130; nothing is
+    # printed).  A Ctrl-C while Python itself is still starting (its site module and the .pth
+    # files of the installation, setting the script up) is Python's: its traceback (or its own
+    # line) is allowed only if no code of ours, or that we load, is in it.  The outcome of each
+    # delay may vary from run to run; none of them is a failure, so the test does not flake.
+    script = tmp_path / "dobbm"
+    script.write_text(CONSOLE_SCRIPT)
+    began = time.monotonic()
+    assert _start_up_outcome(script, None) == (0, "")
+    whole = time.monotonic() - began
+    delays = [ms / 1000 for ms in range(0, 51, 2)] + [whole * k / 10 for k in range(1, 10)]
+    outcomes = [(after, *_start_up_outcome(script, after)) for after in delays]
+    bad = []
+    for after, status, err in outcomes:
+        if (status, err) in ((EXIT_INTERRUPTED, "Interrupted.\n"), (0, ""), (-signal.SIGINT, "")):
+            continue
+        last = err.rstrip().splitlines()[-1] if err.strip() else ""
+        pythons = not any(where in err for where in OUR_CODE) and (
+            last.startswith("KeyboardInterrupt")   # with its traceback, or none if it came in C (the script parsed)
+            or last == "python: failed to set __main__.__loader__")   # Ctrl-C as Python sets up the script
+        if not pythons:
+            bad.append((round(after * 1000, 1), status, err[-600:]))
+    assert not bad, bad
+    assert any(status == EXIT_INTERRUPTED for _, status, _ in outcomes), outcomes   # the sweep reached our code
+
+
+def test_the_entry_hands_ctrl_c_to_the_command():
+    # the script's entry module ends the process at once while the command loads, with the
+    # same line and status as the command; once the command runs, Ctrl-C is Python's
+    # KeyboardInterrupt again (caught by the command's boundary), not the entry's handler
+    code = textwrap.dedent('''
+        import signal, sys
+        import _dobbm_entry
+        assert signal.getsignal(signal.SIGINT) is _dobbm_entry.end_at_once
+        from dobbm_solver._interrupt import EXIT_INTERRUPTED, INTERRUPTED_MESSAGE
+        assert _dobbm_entry.INTERRUPTED_LINE == (INTERRUPTED_MESSAGE + "\\n").encode()
+        assert _dobbm_entry.EXIT_INTERRUPTED == EXIT_INTERRUPTED
+        from dobbm_solver.cli import main
+        assert signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, _dobbm_entry.end_at_once)
+        main.loading.release()   # what the command does when it starts to run
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        print("ok")
+    ''')
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (proc.returncode, proc.stdout) == (0, "ok\n"), proc.stderr
 
 
 # --------------------------------------------------------------------------

@@ -475,6 +475,35 @@ def test_a_refused_scheduler_exits_2_at_once(tmp_path):
     assert time.monotonic() - t < 5 and not out.exists()
 
 
+def test_a_port_that_is_not_a_scheduler_is_one_line_and_exit_1(tmp_path):
+    # something else listens there (a web server, a proxy) and answers with bytes that
+    # Dask reads as the length of a message of exabytes: one line, not "out of memory"
+    pytest.importorskip("distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    threading.Thread(target=serve, daemon=True).start()
+    out = tmp_path / "o.jsonl"
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        r = run(str(HANDS / "example.yaml"), "-o", str(out), "--scheduler", address)
+    finally:
+        server.close()
+    assert r.exit_code == 1, r.output
+    assert r.stderr == f"Error: --scheduler {address}: the port answered, but not as a Dask scheduler\n"
+    assert not out.exists()
+
+
 def test_summary_of_a_study_stopped_before_its_output_was_read():
     s = StudySummary(output="o.jsonl", total=5, where="tcp://h:1", interrupted=True)
     assert s.text() == ("interrupted before o.jsonl was read (while connecting to tcp://h:1): nothing written; "

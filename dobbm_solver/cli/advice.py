@@ -16,7 +16,7 @@ from .output import Progress, echo, echo_json
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _analyze(command: str, file: str | None, deal_line: str | None, samples: int | None, seed: int,
+def _analyze(command: str, file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
     with exit_on_ctrl_c():
         from ..analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
@@ -25,8 +25,8 @@ def _analyze(command: str, file: str | None, deal_line: str | None, samples: int
                                                "double": analyze_double, "play": analyze_play}
     run = analyses[command]
     views = []
-    for doc in read_docs(() if file is None else (file,), deal_line):
-        with about(doc.title):
+    for doc in read_docs(() if file is None else (file,), deal_lines):
+        with about(doc.title, doc.line):
             views.append((doc.title, make_view(doc.spec, command)))
     for n, (title, view) in enumerate(views):
         with Progress(f"{command}: solving samples", quiet) as bar:
@@ -52,7 +52,7 @@ def _advice_options(fn: F) -> F:
 
 @click.command(context_settings=CONTEXT)
 @_advice_options
-def bid(file: str | None, deal_line: str | None, samples: int | None, seed: int, jobs: int | None,
+def bid(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
         as_json: bool, quiet: bool) -> None:
     """Pass, Dobbm or Solo? For `me` holding 8 cards before the bidding reaches them.
 
@@ -60,25 +60,25 @@ def bid(file: str | None, deal_line: str | None, samples: int | None, seed: int,
     model), Dobbm (with a player's lay-away from the 12 cards) and Solo are solved on every
     sample, and the options ranked by expected units. The workers are threads.
     """
-    _analyze("bid", file, deal_line, samples, seed, jobs, as_json, quiet)
+    _analyze("bid", file, deal_lines, samples, seed, jobs, as_json, quiet)
 
 
 @click.command(context_settings=CONTEXT)
 @_advice_options
 @click.option("--all", "show_all", is_flag=True, help="Show every lay-away, not the top 10.")
-def discard(file: str | None, deal_line: str | None, samples: int | None, seed: int, jobs: int | None,
+def discard(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
             as_json: bool, quiet: bool, show_all: bool) -> None:
     """Which four cards to lay away? `me` declared Dobbm, holds the 8 dealt cards, `dobb` known.
 
     Every legal lay-away (Sau rule) is ranked by expected units on shared samples, the
     leaders getting more samples than the rest. The workers are threads.
     """
-    _analyze("discard", file, deal_line, samples, seed, jobs, as_json, quiet, None if show_all else 10)
+    _analyze("discard", file, deal_lines, samples, seed, jobs, as_json, quiet, None if show_all else 10)
 
 
 @click.command(context_settings=CONTEXT)
 @_advice_options
-def double(file: str | None, deal_line: str | None, samples: int | None, seed: int, jobs: int | None,
+def double(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
            as_json: bool, quiet: bool) -> None:
     """Double (Schwacher) or play on? Retour or play on?
 
@@ -86,12 +86,12 @@ def double(file: str | None, deal_line: str | None, samples: int | None, seed: i
     (`doublings: 1`): expected units both ways, with the declarer's hand sampled
     consistent with the contract chosen. The workers are threads.
     """
-    _analyze("double", file, deal_line, samples, seed, jobs, as_json, quiet)
+    _analyze("double", file, deal_lines, samples, seed, jobs, as_json, quiet)
 
 
 @click.command(context_settings=CONTEXT)
 @_advice_options
-def play(file: str | None, deal_line: str | None, samples: int | None, seed: int, jobs: int | None,
+def play(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
          as_json: bool, quiet: bool) -> None:
     """Which card now? `me` is to play the next card; `tricks` holds the play so far.
 
@@ -101,4 +101,4 @@ def play(file: str | None, deal_line: str | None, samples: int | None, seed: int
     each sample flatters the side with guesses to make (strategy fusion). The workers
     are threads.
     """
-    _analyze("play", file, deal_line, samples, seed, jobs, as_json, quiet, None)
+    _analyze("play", file, deal_lines, samples, seed, jobs, as_json, quiet, None)

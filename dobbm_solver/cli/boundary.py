@@ -56,14 +56,14 @@ def clean_error(e: DobbmError | DobbmRuntimeError) -> click.ClickException:
 
 
 @contextmanager
-def about(title: str) -> Iterator[None]:
+def about(title: str, line: bool = False) -> Iterator[None]:
     """Inside ``with about(title):`` a library error names the document first
-    (``FILE[N]: ...``; a ``--deal`` line's in the notation's words)."""
+    (``FILE[N]: ...``; with ``line``, a ``--deal`` line's, in the notation's words)."""
     try:
         yield
     except HandFileError as e:
-        if title == DEAL_TITLE:
-            raise BadInput(f"{DEAL_TITLE}: {in_notation_words(e)}") from None
+        if line:
+            raise BadInput(f"{title}: {in_notation_words(e)}") from None
         raise clean_error(e) from None
     except DobbmError as e:
         prefix = "" if str(e).startswith(f"{title}:") else f"{title}: "
@@ -137,10 +137,15 @@ def _cut(e: click.ClickException, meta: dict[str, Any] | None, args: Sequence[st
     return e
 
 
+#: The module the ``dobbm`` script runs (outside the package; see its docstring).
+ENTRY_MODULE = "_dobbm_entry"
+
+
 def command_runs(package: str) -> bool:
-    """Whether this process is the ``dobbm`` command: its script, or ``python -m PACKAGE``."""
+    """Whether this process is the ``dobbm`` command: its script (or its entry module),
+    or ``python -m PACKAGE``."""
     main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
-    if Path(main_file).name.startswith("dobbm"):
+    if Path(main_file).name.startswith("dobbm") or ENTRY_MODULE in sys.modules:
         return True
     argv = list(getattr(sys, "orig_argv", ()))
     return any(a == "-m" and b == package for a, b in zip(argv, argv[1:])) or f"-m{package}" in argv

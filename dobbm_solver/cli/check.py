@@ -17,7 +17,7 @@ from .output import echo, echo_json
 @JSON
 @click.option("--line", "line_only", is_flag=True, help="Only the one-line notation of each deal.")
 @NO_DIAGRAM
-def check(file: str | None, deal_line: str | None, as_json: bool, line_only: bool, no_diagram: bool) -> None:
+def check(file: str | None, deal_lines: tuple[str, ...], as_json: bool, line_only: bool, no_diagram: bool) -> None:
     """Validate the deals of FILE and print them back normalised.
 
     Cards are sorted trumps first, high to low; each deal is printed as YAML and in the
@@ -26,14 +26,14 @@ def check(file: str | None, deal_line: str | None, as_json: bool, line_only: boo
     `me` is an advice view: it is checked as a view for the command it fits (bid, discard
     or double; see README) and printed back the same way.
     """
-    docs = read_docs(() if file is None else (file,), deal_line)
+    docs = read_docs(() if file is None else (file,), deal_lines)
     for n, doc in enumerate(docs):
         if doc.spec.me is not None:
             from ..analyzer import make_view
             from ..analyzer.checks import view_command
 
             command = view_command(doc.spec)
-            with about(doc.title):
+            with about(doc.title, doc.line):
                 spec = make_view(doc.spec, command).spec()
             if as_json:
                 echo_json(check_view_dict(spec, command))

@@ -1,4 +1,4 @@
-"""What the commands read: hand files, standard input ('-') or one ``--deal`` line, as documents.
+"""What the commands read: hand files, standard input ('-') or ``--deal`` lines, as documents.
 
 Every document of every source is read and type-checked before any is worked
 on; an error names its document first (see :func:`~.boundary.about`).
@@ -19,12 +19,14 @@ __all__ = ["Doc", "read_docs", "deal_of", "read_doc_deals", "read_deals"]
 
 
 class Doc(NamedTuple):
-    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``),
-    its id as ``study`` writes it (``FILE#N``) and its spec."""
+    """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``,
+    ``--deal[N]``), its id as ``study`` writes it (``FILE#N``, ``--deal``, ``--deal#N``), its spec,
+    and whether it is a ``--deal`` line (its errors are told in the notation's words)."""
 
     title: str
     ident: str
     spec: HandSpec
+    line: bool = False
 
 
 def _specs(source: str) -> tuple[str, list[HandSpec]]:
@@ -34,17 +36,13 @@ def _specs(source: str) -> tuple[str, list[HandSpec]]:
     return source, load_specs(source)
 
 
-def read_docs(sources: Sequence[str], deal_line: str | None) -> list[Doc]:
-    """The documents of the FILEs (standard input: '-') or of one --deal line, all read
-    and type-checked before any is worked on."""
-    if deal_line is not None:
+def read_docs(sources: Sequence[str], deal_lines: Sequence[str]) -> list[Doc]:
+    """The documents of the FILEs (standard input: '-') or of the --deal lines (each one
+    given, in order), all read and type-checked before any is worked on."""
+    if deal_lines:
         if sources:
             raise BadInput("give a FILE or --deal, not both")
-        try:
-            spec = parse_spec_line(deal_line)
-        except DobbmError as e:
-            raise BadInput(f"{DEAL_TITLE}: {e}") from None
-        return [Doc(DEAL_TITLE, DEAL_TITLE, spec)]
+        return [_line_doc(line, n, len(deal_lines)) for n, line in enumerate(deal_lines, 1)]
     if not sources:
         raise BadInput("give a hand FILE, '-' for standard input, or --deal \"...\"")
     if list(sources).count("-") > 1:
@@ -58,23 +56,33 @@ def read_docs(sources: Sequence[str], deal_line: str | None) -> list[Doc]:
     return docs
 
 
+def _line_doc(line: str, n: int, count: int) -> Doc:
+    """The document of the ``n``-th of ``count`` --deal lines (``--deal`` if it is the only one)."""
+    title, ident = (DEAL_TITLE, DEAL_TITLE) if count == 1 else (f"{DEAL_TITLE}[{n}]", f"{DEAL_TITLE}#{n}")
+    try:
+        spec = parse_spec_line(line)
+    except DobbmError as e:
+        raise BadInput(f"{title}: {e}") from None
+    return Doc(title, ident, spec, line=True)
+
+
 def deal_of(doc: Doc, allow_revokes: bool = False) -> Deal:
     """The validated deal of a document (a --deal line checked in the notation's words)."""
-    with about(doc.title):
-        if doc.title == DEAL_TITLE and (doc.spec.declarer is None or doc.spec.contract is None):
+    with about(doc.title, doc.line):
+        if doc.line and (doc.spec.declarer is None or doc.spec.contract is None):
             raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
                                         "like 'dobbm Anna |'")
         return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
 
 
-def read_doc_deals(sources: Sequence[str], deal_line: str | None,
+def read_doc_deals(sources: Sequence[str], deal_lines: Sequence[str],
                    allow_revokes: bool = False) -> list[tuple[Doc, Deal]]:
-    """The validated deals of the FILEs, standard input ('-') or one --deal line."""
-    return [(doc, deal_of(doc, allow_revokes)) for doc in read_docs(sources, deal_line)]
+    """The validated deals of the FILEs, standard input ('-') or the --deal lines."""
+    return [(doc, deal_of(doc, allow_revokes)) for doc in read_docs(sources, deal_lines)]
 
 
-def read_deals(source: str | None, deal_line: str | None,
+def read_deals(source: str | None, deal_lines: Sequence[str],
                allow_revokes: bool = False) -> list[tuple[str, Deal]]:
-    """The validated deals of FILE, standard input ('-') or one --deal line, with their titles."""
+    """The validated deals of FILE, standard input ('-') or the --deal lines, with their titles."""
     return [(doc.title, deal) for doc, deal in
-            read_doc_deals(() if source is None else (source,), deal_line, allow_revokes)]
+            read_doc_deals(() if source is None else (source,), deal_lines, allow_revokes)]

@@ -88,8 +88,9 @@ SCHEDULER = click.option(
     help="Run on the Dask cluster at ADDRESS ([tcp://]HOST:PORT, e.g. tcp://host:8786) instead of local "
          "workers; needs pip install 'dobbm-solver[dask]'.")
 DEAL = click.option(
-    "--deal", "deal_line", metavar="TEXT",
-    help="A deal (or an advice view) in the one-line notation instead of a FILE.")
+    "--deal", "deal_lines", metavar="TEXT", multiple=True,
+    help="A deal (or an advice view) in the one-line notation instead of a FILE; given more than once, "
+         "each is taken, in order.")
 TT_MB = click.option(
     "--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
     help="Transposition table size in MiB (each worker has a table of its own).")

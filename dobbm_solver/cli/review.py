@@ -18,7 +18,7 @@ from .output import echo, echo_json
 @JSON
 @TT_MB
 @NO_DIAGRAM
-def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, no_diagram: bool) -> None:
+def review(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: int, no_diagram: bool) -> None:
     """Review a played hand card by card with open cards.
 
     FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
@@ -28,7 +28,7 @@ def review(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, n
     nothing to review (it says so); a revoke in the tricks is an error. The diagram
     shows the hands at the opening lead.
     """
-    deals = read_deals(file, deal_line)
+    deals = read_deals(file, deal_lines)
     solver = open_solver(tt_mb)
     for n, (title, deal) in enumerate(deals):
         with about(title):   # the deal loaded, but may have no play to review

@@ -22,7 +22,7 @@ MAX_MATCH_COST = 1e12
 @click.option("--match-cost", type=FiniteFloat(min=0, max=MAX_MATCH_COST), metavar="MONEY",
               help="Also show payments in money, a match (12 units) costing MONEY (0 to 1e12).")
 @NO_DIAGRAM
-def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: float | None,
+def score(file: str | None, deal_lines: tuple[str, ...], as_json: bool, match_cost: float | None,
           no_diagram: bool) -> None:
     """Score finished hands: all 8 tricks in `tricks`, hands empty.
 
@@ -31,10 +31,10 @@ def score(file: str | None, deal_line: str | None, as_json: bool, match_cost: fl
     hand is void and the offending side pays half a match times the multipliers to each
     opponent. The diagram shows the hands at the opening lead.
     """
-    deals = read_doc_deals(() if file is None else (file,), deal_line, allow_revokes=True)
+    deals = read_doc_deals(() if file is None else (file,), deal_lines, allow_revokes=True)
     scores = []
     for doc, deal in deals:   # all, before printing
-        with about(doc.title):
+        with about(doc.title, doc.line):
             scores.append(score_hand(deal))
     for n, ((doc, deal), sc) in enumerate(zip(deals, scores)):
         if as_json:

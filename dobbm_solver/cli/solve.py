@@ -20,7 +20,7 @@ from .output import Progress, echo, echo_json
 @TT_MB
 @NO_DIAGRAM
 @QUIET
-def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all: bool, jobs: int | None,
+def solve(files: tuple[str, ...], deal_lines: tuple[str, ...], as_json: bool, show_all: bool, jobs: int | None,
           tt_mb: int, no_diagram: bool, quiet: bool) -> None:
     """Solve each deal of the FILEs ('-': standard input) with open cards.
 
@@ -32,12 +32,12 @@ def solve(files: tuple[str, ...], deal_line: str | None, as_json: bool, show_all
     object has the deal's `id` (FILE#N, as `study` writes it). All FILEs are read and
     checked before the first solve.
     """
-    deals = read_doc_deals(files, deal_line)
+    deals = read_doc_deals(files, deal_lines)
     solver = open_solver(tt_mb)
     with Progress("solving", quiet) as bar:
         bar.start(len(deals))
         for n, (doc, deal) in enumerate(deals):
-            with about(doc.title):
+            with about(doc.title, doc.line):
                 best = solver.solve_best(deal, analyze=True, jobs=jobs)
             if as_json:
                 echo_json(solve_dict(best, doc.ident))

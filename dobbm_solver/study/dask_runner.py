@@ -79,6 +79,9 @@ def dask_client(address: str) -> Any:
         return Client(address, timeout=f"{HANDSHAKE_SECONDS}s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
         raise StudyRunError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    except MemoryError:   # what answered sent bytes that Dask read as the length of a huge message
+        raise StudyRunError(f"--scheduler {address}: the port answered, but not as a Dask "
+                            "scheduler") from None
 
 
 def map_completed(client: Any, fn: Callable[..., Any], items: Sequence[Any], *, name: str,
