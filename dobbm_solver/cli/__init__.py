@@ -14,7 +14,7 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while the comman
     import click
 
     from .. import __version__
-    from . import advice, arena, check, review, score, solve, study
+    from . import advice, arena, check, explore, review, score, solve, study
     from .boundary import DobbmGroup, command_runs
     from .options import CONTEXT
 
@@ -50,7 +50,7 @@ def main() -> None:
 
 
 for _command in (solve.solve, check.check, score.score, review.review, study.study, advice.bid,
-                 advice.discard, advice.double, advice.play, arena.arena):
+                 advice.discard, advice.double, advice.play, arena.arena, explore.explore):
     main.add_command(_command)
 
 if not command_runs(__name__):   # imported as a library: Ctrl-C as it was (else see DobbmGroup.invoke)
