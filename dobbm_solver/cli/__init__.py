@@ -42,6 +42,7 @@ def main() -> None:
       dobbm check hands/example.yaml            validate and normalise a hand file
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
       dobbm review hands/played.yaml            what each card played cost, with open cards
+      dobbm explore hands/played.yaml           step through a deal card by card, try other cards
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
       dobbm arena advice rule --deals 20        self-play with hidden cards, paired
 
