@@ -34,7 +34,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 """The commands ``explore`` reads, one a line, and what each does."""
 
 
-def _names(cards: Sequence[Card]) -> str:
+def _in_play_order(cards: Sequence[Card]) -> str:
+    """Card names in the order played (a set's names, in display order, are ``cards_text``'s)."""
     return " ".join(card_name(c) for c in cards)
 
 
@@ -98,7 +99,7 @@ def _values_lines(pos: Position) -> list[str]:
     role = "declarer" if seat == pos.deal.declarer else "defender"
     out = [f"  {seat} ({role}) to play; each card with the declarer's final points under best play "
            f"after it, best first:"]
-    groups = [(_names([v.card for v in g]), g[0]) for g in pos.groups]
+    groups = [(_in_play_order([v.card for v in g]), g[0]) for g in pos.groups]
     width = max(len(names) for names, _ in groups)
     for names, value in groups:
         out.append(f"    {names:<{width}}  {value.points:>3}  {cost_text(value)}")
@@ -118,7 +119,7 @@ def _trick_so_far(pos: Position) -> str | None:
     """The unfinished trick in words (the text without the diagram)."""
     if not pos.state.trick:
         return None
-    return f"  trick {pos.trick} so far: {pos.state.leader} led; {_names(pos.state.trick)}"
+    return f"  trick {pos.trick} so far: {pos.state.leader} led; {_in_play_order(pos.state.trick)}"
 
 
 def position_text(pos: Position, title: str, *, diagram: bool, recorded: bool = False) -> str:
@@ -165,7 +166,7 @@ def line_text(pos: Position, line: Sequence[Card], *, diagram: bool) -> str:
     deal = pos.deal
     if not line:
         return _result_line(pos)
-    lines = [f"  best line from here (trick {pos.trick}, {pos.to_play} to play): {_names(line)}"]
+    lines = [f"  best line from here (trick {pos.trick}, {pos.to_play} to play): {_in_play_order(line)}"]
     if diagram:
         rows = trick_rows(deal, line)
         lines += trick_grid(deal, rows)
@@ -173,7 +174,7 @@ def line_text(pos: Position, line: Sequence[Card], *, diagram: bool) -> str:
             lines.append(result_split(deal, rows))
     else:
         for n, (leader, cards, winner) in enumerate(line_tricks(deal, tuple(line)), pos.trick):
-            lines.append(f"    {n}. {leader} leads  {_names(cards)}   won by {winner}")
+            lines.append(f"    {n}. {leader} leads  {_in_play_order(cards)}   won by {winner}")
     lines.append(_result_line(pos))
     return "\n".join(lines)
 
