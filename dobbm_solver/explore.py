@@ -6,11 +6,13 @@
 >>> explorer.play(card); explorer.undo(); explorer.redo()
 >>> explorer.goto(3); explorer.best(); explorer.line()
 
-The exploration starts at the opening lead.  A deal whose ``tricks`` were
-played (a played hand) starts there too, with the cards played waiting ahead,
-as on a redo stack: :meth:`Explorer.redo` plays the next of them, and a card
-other than that one branches off and drops the rest.  :meth:`Explorer.undo`
-puts the last card played back on the stack.
+A hand played to the end (all eight tricks given) is explored from its
+opening lead with the cards played waiting ahead, as on a redo stack:
+:meth:`Explorer.redo` plays the next of them, and a card other than that one
+branches off and drops the rest.  Any other deal is explored from where it
+stands (the opening lead, or a position in mid-play), and the cards played
+before it can be taken back: :meth:`Explorer.undo` puts the last card played
+on the stack ahead, down to the opening lead.
 
 A card's value is the declarer's final points under best play after it
 (:meth:`Solver.solve_all_cards`); its cost is judged as
@@ -130,12 +132,15 @@ class Explorer:
     """A deal explored from its opening lead: the cards played so far, the cards ahead
     (the play as recorded, or what :meth:`undo` took back) and every position's values.
 
+    ``at_lead``: start at the opening lead with the cards of ``deal.tricks``
+    ahead (True), or at the position after them (False); by default at the
+    opening lead for a hand played to the end, else where the deal stands.
     The values of each position met are kept, so stepping back and forth costs
     no search.  ``deal`` must be valid (as a hand file is read) and not a Dobbm
     whose lay-away is still to be chosen.
     """
 
-    def __init__(self, deal: Deal, solver: Solver) -> None:
+    def __init__(self, deal: Deal, solver: Solver, *, at_lead: bool | None = None) -> None:
         if deal.needs_discard:
             raise ExploreError("discard: a Dobbm is explored with its lay-away given "
                                "(dobbm solve studies every lay-away and names the best)")
@@ -143,8 +148,10 @@ class Explorer:
         self.solver = solver
         self.start = deal_before_play(deal)
         self.recorded: tuple[Card, ...] = tuple(c for trick in deal.tricks for c in trick)
-        self._played: list[Card] = []
-        self._ahead: list[Card] = list(self.recorded)
+        if at_lead is None:
+            at_lead = replay(deal, check=False).finished
+        self._played: list[Card] = [] if at_lead else list(self.recorded)
+        self._ahead: list[Card] = list(self.recorded) if at_lead else []
         self._deals: dict[tuple[Card, ...], Deal] = {(): self.start}
         self._values: dict[tuple[Card, ...], dict[Card, int]] = {}
         self._lines: dict[tuple[Card, ...], tuple[Card, ...]] = {}
@@ -160,7 +167,7 @@ class Explorer:
 
     @property
     def ahead_recorded(self) -> bool:
-        """Whether the cards ahead are the play as recorded (not cards taken back from a branch)."""
+        """Whether the cards ahead are the deal's own play (not cards of a branch taken back)."""
         return bool(self._ahead) and self.played + self.ahead == self.recorded
 
     def deal(self, played: tuple[Card, ...] | None = None) -> Deal:

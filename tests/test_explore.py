@@ -105,21 +105,24 @@ def test_json_has_the_keys_of_the_issue():
 
 @pytest.mark.parametrize("name", FRESH + PLAYED)
 def test_every_position_of_a_shipped_hand_has_solves_values(name):
-    """Stepped through the play as recorded (and a best line after it), each position's
-    values are solve's of that position."""
+    """From where it starts (a hand played to the end: the opening lead), then stepped
+    through the play as recorded from the opening lead, and a best line after it, each
+    position's values are solve's of that position."""
     deal = load_hand_file(HANDS / name)[0]
     recorded = [c for t in deal.tricks for c in t]
     start = deal_before_play(deal)
-    objs = explore_json([str(HANDS / name)], ["next"] * len(recorded) + ["line"])
-    assert len(objs) == len(recorded) + 2
+    objs = explore_json([str(HANDS / name)], ["goto 1"] + ["next"] * len(recorded) + ["line"])
+    assert len(objs) == len(recorded) + 3
+    first, objs = objs[0], objs[1:]
+    finished = len(recorded) == 32
+    assert first["played"] == ([] if finished else [card_name(c) for c in recorded])
+    check_values(first, start if finished else deal)
     for n, obj in enumerate(objs[:-1]):
         assert obj["played"] == [card_name(c) for c in recorded[:n]]
         check_values(obj, after(start, recorded[:n]))
     line = [parse_card(c) for c in objs[-1]["line"]]
     assert len(recorded) + len(line) == 32
-    if line:   # the line's end is the value under best play
-        end = replay(after(start, recorded + line), check=False)
-        assert end.finished
+    assert replay(after(start, recorded + line), check=False).finished
 
 
 def test_random_positions_mid_play_have_solves_values():
@@ -129,12 +132,16 @@ def test_random_positions_mid_play_have_solves_values():
         deal = random_deal(rng)
         if deal.needs_discard:
             continue
+        # the deal as given: explored from where it stands (the opening lead if played to the end)
+        given = explore_json(["--deal", format_deal_line(deal)], [])[0]
+        finished = sum(len(t) for t in deal.tricks) == 32
+        check_values(given, deal_before_play(deal) if finished else deal)
+        # random cards played from the opening lead, as commands
         start = deal_before_play(deal)
-        explorer = Explorer(start, Solver(4))     # the random cards played from here
+        explorer = Explorer(start, Solver(4))
         cards: list[Card] = []
         for _ in range(rng.randint(1, 31)):
-            values = explorer.values()
-            card = rng.choice(sorted(values))
+            card = rng.choice(sorted(explorer.values()))
             cards.append(card)
             explorer.play(card)
         names = [card_name(c) for c in cards]
@@ -152,7 +159,7 @@ def test_a_played_hand_stepped_through_costs_what_review_says(name):
     review = run("review", "--json", *TT, str(HANDS / name))
     assert review.exit_code == 0
     reviewed = json.loads(review.stdout)["cards"]
-    objs = explore_json([str(HANDS / name)], ["next"] * n)
+    objs = explore_json([str(HANDS / name)], ["goto 1"] + ["next"] * n)[1:]
     assert objs[0]["next"] == reviewed[0]["card"] and objs[0]["last"] is None
     for obj, card in zip(objs[1:], reviewed, strict=True):
         last = obj["last"]
@@ -270,6 +277,9 @@ def test_a_dobbm_without_its_lay_away_is_refused_and_several_deals_take_the_firs
 
 def test_library_refuses_what_the_position_does_not_allow():
     explorer = Explorer(load_hand_file(HANDS / "midplay.yaml")[0], Solver(4))
+    assert len(explorer.played) == 14 and explorer.ahead == ()     # where the deal stands
+    explorer.goto(1)
+    assert explorer.played == () and len(explorer.ahead) == 14 and explorer.ahead_recorded
     with pytest.raises(ExploreError, match="nothing to undo"):
         explorer.undo()
     explorer.goto(4)

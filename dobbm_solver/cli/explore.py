@@ -137,9 +137,11 @@ def explore(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, 
     under best play from here, and each legal card of the seat to play with the
     declarer's final points after it, best first, marked best or with what it costs
     its side in points and units (units: what each defender pays the declarer). A
-    played hand (FILE with `tricks`) starts at the opening lead with the play ahead:
-    `next` (or Enter) plays each card as it was played and shows its cost; another
-    card branches off. Then reads commands, one a line: a card (EA), next, undo, redo,
+    hand played to the end (FILE with all eight `tricks`) starts at the opening lead
+    with the play ahead: `next` (or Enter) plays each card as it was played and shows
+    its cost; another card branches off. A deal in mid-play starts where it stands
+    (undo and goto take back the cards before). Then reads commands, one a line: a
+    card (EA), next, undo, redo,
     goto N (the start of trick N), best, line (the rest of a best line), help, quit.
     In a terminal with line editing and history; from a pipe or a file the same
     commands and output with no prompt. With --json one JSON object a line: the
