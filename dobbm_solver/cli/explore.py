@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 import click
 
-from ..cards import parse_card
+from ..cards import card_name, parse_card
 from ..echo import brief
 from ..errors import DobbmError
 from ..explore import Explorer
@@ -23,7 +23,8 @@ __all__ = ["explore", "Reply", "run_command"]
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?")
-COMMAND_WORDS = ("next", "undo", "redo", "best", "line", *QUIT_WORDS, *HELP_WORDS)
+STEP_WORDS = ("next", "undo", "redo", "best", "line")
+COMMAND_WORDS = (*STEP_WORDS, *QUIT_WORDS, *HELP_WORDS)
 
 
 @dataclass(frozen=True)
@@ -94,18 +95,27 @@ def _terminal_as_stdin() -> bool:
 
 
 class Commands:
-    """The command lines, one at a time: from a terminal with line editing and history
-    (the ``readline`` module, where there is one) and a prompt; from anything else
-    plainly, with no prompt."""
+    """The command lines, one at a time: from a terminal with line editing, history and
+    Tab completion (``words``: what may be typed now) through the ``readline`` module,
+    where there is one, and a prompt; from anything else plainly, with no prompt."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Callable[[], list[str]]) -> None:
         self.terminal = sys.stdin is not None and sys.stdin.isatty()
         self.editing = self.terminal and sys.stdout.isatty()
+        self.words = words
         if self.editing:
             try:
-                import readline  # noqa: F401  (input() edits lines and keeps history once it is loaded)
+                import readline  # once loaded, input() edits lines and keeps their history
             except ImportError:
-                pass
+                return
+            readline.set_completer(self._complete)
+            readline.set_completer_delims(" ")
+            libedit = "libedit" in (readline.__doc__ or "")
+            readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
+
+    def _complete(self, text: str, state: int) -> str | None:
+        matches = [w for w in self.words() if w.lower().startswith(text.lower())]
+        return matches[state] if state < len(matches) else None
 
     def read(self, prompt: str) -> str | None:
         """The next command line, None at the end of the input."""
@@ -183,7 +193,11 @@ def explore(file: str | None, deal_line: str | None, as_json: bool, tt_mb: int, 
     show(Reply("position"), gap="")
     if file == "-" and not _terminal_as_stdin():
         return
-    commands = Commands()
+    def words() -> list[str]:
+        """What may be typed now: the legal cards of the seat to play, then the command words."""
+        return [card_name(v.card) for v in explorer.position().cards] + [*STEP_WORDS, "goto", "help", "quit"]
+
+    commands = Commands(words)
     if commands.terminal and not as_json:
         echo("  (help lists the commands; quit or Ctrl-D ends)")
     while True:
