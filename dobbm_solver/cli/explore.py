@@ -127,6 +127,9 @@ class Commands:
             except EOFError:
                 echo("")
                 return None
+            except KeyboardInterrupt:   # the boundary ends the command; its line starts on a line of its own
+                echo("")
+                raise
         if self.terminal:
             say(prompt)
         line = sys.stdin.readline()
