@@ -26,21 +26,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import HAND_SIZE, Card, CardSet, card_name, card_points, display_key, legal_cards, set_names
+from .cards import HAND_SIZE, Card, card_name, card_points, cards_text, display_key, legal_cards
 from .deal import Deal, PlayState, final_points, replay, validate
 from .errors import DobbmError
+from .playout import play_card
 from .review import card_review, deal_before_play
 from .rules import units
 from .solver import Solver
-from .table import play_card
 
 __all__ = ["ExploreError", "CardValue", "Position", "Explorer"]
 
 CARDS_PER_TRICK = 4
-
-
-def cards_text(cards: CardSet) -> str:
-    return " ".join(set_names(cards))
 
 
 class ExploreError(DobbmError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..cards import Card, card_name
+from ..cards import Card, card_name, cards_text
 from ..deal import Deal
 from ..explore import CardValue, Position
 from ..rules import outcome
@@ -99,7 +99,7 @@ def _values_lines(pos: Position) -> list[str]:
     role = "declarer" if seat == pos.deal.declarer else "defender"
     out = [f"  {seat} ({role}) to play; each card with the declarer's final points under best play "
            f"after it, best first:"]
-    groups = [(_in_play_order([v.card for v in g]), g[0]) for g in pos.groups]
+    groups = [(cards_text([v.card for v in g]), g[0]) for g in pos.groups]
     width = max(len(names) for names, _ in groups)
     for names, value in groups:
         out.append(f"    {names:<{width}}  {value.points:>3}  {cost_text(value)}")
