@@ -26,6 +26,7 @@ The verbs, by what they do:
 * judge and settle a hand: :func:`review_hand`, :func:`score_hand`, :func:`units`;
 * play a hand out: :func:`play_hand` with :func:`open_card_strategy` or
   :func:`rule_of_thumb_strategy`, or one card at a time with :func:`play_card`;
+  step through a deal with every card's value, undo and redo: :class:`Explorer`;
 * advice from one seat's view (:class:`View`, from :func:`load_views` or
   :meth:`View.from_seat`): :func:`analyze_bid`, :func:`analyze_discard`,
   :func:`analyze_double`, :func:`analyze_play`, each returning an :class:`Advice`;
@@ -65,7 +66,7 @@ _HOMES: dict[str, str] = {
     "units": "rules",
     "play_hand": "playout", "play_card": "playout", "SeatView": "playout",
     "open_card_strategy": "playout", "rule_of_thumb_strategy": "playout",
-    "random_deal": "dealer",
+    "random_deal": "dealer", "Explorer": "explore",
     # advice from one seat's view
     "View": "analyzer", "load_views": "analyzer", "make_view": "analyzer",
     "analyze_bid": "analyzer", "analyze_discard": "analyzer", "analyze_double": "analyzer",
@@ -84,7 +85,7 @@ __all__ = [
     "Deal", "replay", "load_hand_file", "parse_deal_text", "dump_deals_yaml", "parse_deal_line",
     "format_deal_line", "Solver", "Solution", "Analysis", "BestPlay", "DiscardResult",
     "review_hand", "Review", "score_hand", "Score", "units", "play_hand", "play_card", "SeatView",
-    "open_card_strategy", "rule_of_thumb_strategy", "random_deal", "View", "load_views",
+    "open_card_strategy", "rule_of_thumb_strategy", "random_deal", "Explorer", "View", "load_views",
     "make_view", "analyze_bid", "analyze_discard", "analyze_double", "analyze_play", "Advice",
     "OptionEstimate", "collect_deals", "run_study", "read_results", "StudySummary", "ArenaConfig",
     "parse_player", "run_arena", "ArenaSummary", "DobbmError", "HandFileError", "NotationError",
@@ -123,6 +124,7 @@ if TYPE_CHECKING:   # what the names are, for type checkers and editors
     from .deal import Deal, DealError, replay
     from .dealer import random_deal
     from .errors import DobbmError
+    from .explore import Explorer
     from .handfile import HandFileError, dump_deals_yaml, load_hand_file, parse_deal_text
     from .notation import NotationError, format_deal_line, parse_deal_line
     from .playout import SeatView, open_card_strategy, play_card, play_hand, rule_of_thumb_strategy

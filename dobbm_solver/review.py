@@ -21,6 +21,7 @@ against its side.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Mapping
 
 from .cards import Card, cardset, sorted_cards, trick_winner
 from .deal import Deal, PlayState, cards_played, final_points, replay, trick_seats, validate
@@ -142,7 +143,7 @@ def review_hand(solver: Solver, deal: Deal) -> Review:
     for n, card in _cards_in_order(deal):
         state = replay(position, check=False)
         values = solver.solve_all_cards(position)
-        reviews.append(_card_review(deal, n, state, card, values))
+        reviews.append(card_review(deal, n, state, card, values))
         position = play_card(position, card, state)
     state = replay(position, check=False)
     if reviews:
@@ -160,8 +161,10 @@ def _cards_in_order(deal: Deal) -> list[tuple[int, Card]]:
     return [(n, c) for n, trick in enumerate(deal.tricks, 1) for c in trick]
 
 
-def _card_review(deal: Deal, trick: int, state: PlayState, card: Card,
-                 values: dict[Card, int]) -> CardReview:
+def card_review(deal: Deal, trick: int, state: PlayState, card: Card,
+                values: Mapping[Card, int]) -> CardReview:
+    """``card`` of the seat to move in ``state`` (trick number ``trick``) judged by ``values``,
+    the declarer's final points after each legal card (:meth:`Solver.solve_all_cards`)."""
     seat = state.to_move
     assert seat is not None
     declarer_side = seat == deal.declarer
@@ -202,4 +205,4 @@ def trick_rows(review: Review) -> list[tuple[int, str, tuple[CardReview, ...], s
 
 
 __all__ = ["CardReview", "PlayerReview", "Review", "ReviewError", "deal_before_play",
-           "review_hand", "trick_rows"]
+           "card_review", "review_hand", "trick_rows"]

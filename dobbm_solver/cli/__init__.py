@@ -14,7 +14,7 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while the comman
     import click
 
     from .. import __version__
-    from . import advice, arena, check, review, score, solve, study
+    from . import advice, arena, check, explore, review, score, solve, study
     from .boundary import DobbmGroup, command_runs
     from .options import CONTEXT
 
@@ -42,6 +42,7 @@ def main() -> None:
       dobbm check hands/example.yaml            validate and normalise a hand file
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
       dobbm review hands/played.yaml            what each card played cost, with open cards
+      dobbm explore hands/played.yaml           step through a deal card by card, try other cards
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
       dobbm arena advice rule --deals 20        self-play with hidden cards, paired
 
@@ -50,7 +51,7 @@ def main() -> None:
 
 
 for _command in (solve.solve, check.check, score.score, review.review, study.study, advice.bid,
-                 advice.discard, advice.double, advice.play, arena.arena):
+                 advice.discard, advice.double, advice.play, arena.arena, explore.explore):
     main.add_command(_command)
 
 if not command_runs(__name__):   # imported as a library: Ctrl-C as it was (else see DobbmGroup.invoke)
