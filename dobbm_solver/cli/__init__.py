@@ -26,7 +26,7 @@ __all__ = ["main"]
 def main() -> None:
     """Double-dummy solver and hand analyzer for Dobbm, the Tarock game of the Stubai valley.
 
-    Hand files are YAML, one deal per document (see README for the keys and the one-line
+    Hand files are YAML, one deal per document (see docs/formats.md for the keys and the one-line
     deal notation). Points are always the declarer's final points (0..120); units are what
     each defender pays the declarer (negative: what the declarer pays each).
 

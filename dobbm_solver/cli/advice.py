@@ -56,7 +56,7 @@ def bid(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed
         as_json: bool, quiet: bool) -> None:
     """Pass, Dobbm or Solo? For `me` holding 8 cards before the bidding reaches them.
 
-    The unseen cards are sampled consistent with the bids said so far (README: bidding
+    The unseen cards are sampled consistent with the bids said so far (docs/methods.md: the bidding
     model), Dobbm (with a player's lay-away from the 12 cards) and Solo are solved on every
     sample, and the options ranked by expected units. The workers are threads.
     """

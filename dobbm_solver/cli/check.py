@@ -24,7 +24,7 @@ def check(file: str | None, deal_lines: tuple[str, ...], as_json: bool, line_onl
     one-line notation, then in the dealt form (`dealt:`, the 8 cards each seat was dealt)
     as a comment, then the diagram as YAML comments (not for views). A document with
     `me` is an advice view: it is checked as a view for the command it fits (bid, discard
-    or double; see README) and printed back the same way.
+    or double; see docs/formats.md) and printed back the same way.
     """
     docs = read_docs(() if file is None else (file,), deal_lines)
     for n, doc in enumerate(docs):

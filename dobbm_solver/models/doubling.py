@@ -71,7 +71,7 @@ RETOUR_BACK = "retour back"
 #: 7 and 8 the constants in place predicted each situation's count of
 #: doublings on its fresh views within 1.8 standard errors, and these on 300
 #: views none of the rounds saw (``--start 100000 --rounds 1``) within the
-#: figures of ``README.md``.
+#: figures of ``docs/methods.md``.
 DOUBLING_MODEL: dict[tuple[str, str], tuple[float, float, float]] = {
     (SCHWACHER, "dobbm"): (-10.13, 0.590, 0.378),
     (SCHWACHER, "solo"): (-4.77, 0.277, 0.083),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import card_name, set_names
+from ..cards import card_name, cards_text, set_names
 from ..deal import Deal
 from ..scoring import Score
 from .diagram import deal_diagram, heading
@@ -43,7 +43,7 @@ def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = Non
                  f"defenders {sc.defender_points}: " + (obj["outcome"] if not sc.void else "void by revoke"))
     for r in sc.revokes:
         lines.append(f"  revoke: trick {r.trick}, {r.seat} played {card_name(r.card)} "
-                     f"(could play {' '.join(set_names(r.legal))})")
+                     f"(could play {cards_text(r.legal)})")
     for seat, u in obj["payments"].items():
         money = f"  ({obj['money'][seat]:+.2f})" if match_cost is not None else ""
         lines.append(f"  {seat:>8} {u:+d} units{money}")

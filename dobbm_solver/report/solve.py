@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..cards import Card, card_name, display_key, set_names, trick_winner
+from ..cards import Card, card_name, cards_text, display_key, set_names, trick_winner
 from ..deal import Deal, replay, trick_seats
 from ..notation import format_deal_line
 from ..solver import Analysis, BestPlay, DiscardResult
@@ -93,7 +93,7 @@ def discards_text(results: Sequence[DiscardResult], limit: int | None = 10) -> s
     out = [f"  lay-aways, best first ({len(results)} legal"
            + (f", top {len(shown)} shown" if len(shown) < len(results) else "") + "):"]
     for r in shown:
-        out.append(f"    {' '.join(set_names(r.cards)):<16} {r.declarer_points:>3}")
+        out.append(f"    {cards_text(r.cards):<16} {r.declarer_points:>3}")
     return "\n".join(out)
 
 
@@ -116,7 +116,7 @@ def solve_text(best: BestPlay, title: str, limit: int | None = 10, diagram: bool
     if best.studied is not None:
         assert best.deal.discard is not None
         lines = text.split("\n")
-        laid = " ".join(set_names(best.deal.discard))
+        laid = cards_text(best.deal.discard)
         lines.insert(2, f"  lay-away analysed: {laid} (the best of {len(best.studied)} legal)")
         text = "\n".join(lines) + "\n" + discards_text(best.studied, limit)
     return text
