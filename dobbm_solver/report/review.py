@@ -17,13 +17,9 @@ MARKS = {"outcome": "!", "units": "*", "": ""}
 """The sign after a costly card: ``!`` it changed the outcome, ``*`` only the units."""
 
 
-def _names(cards: tuple[int, ...]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
 def card_dict(r: CardReview) -> dict[str, Any]:
     return {"trick": r.trick, "seat": r.seat, "card": card_name(r.card), "before": r.before,
-            "after": r.after, "cost": r.cost, "best": _names(r.best), "mark": r.mark,
+            "after": r.after, "cost": r.cost, "best": [card_name(c) for c in r.best], "mark": r.mark,
             "units_cost": r.units_cost}
 
 
@@ -136,7 +132,7 @@ def review_text(review: Review, title: str, diagram: bool = False) -> str:
         lines.append("  costly cards, best instead:")
         for r in costly:
             lines.append(f"    trick {r.trick}  {r.seat}  {card_name(r.card):<3}  cost {r.cost:>2}  "
-                         f"({_change(r)})  best: {' '.join(_names(r.best))}")
+                         f"({_change(r)})  best: {' '.join(card_name(c) for c in r.best)}")
     else:
         lines.append("  every card was a best card")
     lines.append("  per player (lost to the own side; units: of one payment):")
