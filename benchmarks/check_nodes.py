@@ -6,11 +6,13 @@ explore more nodes shows here on any machine.  Run from the repository root:
     python benchmarks/check_nodes.py            # compare; exit 1 on more nodes or a changed value
     python benchmarks/check_nodes.py --update   # after an intended change: rewrite the figures
 
-The figures live in ``benchmarks/nodes.json``: for every deal of
-``hands/benchmark.yaml``, from the opening lead with the default 64 MiB table,
-the value and the nodes of a value-only solve (``solve``), and every legal
-card's value and the nodes of the analysis (``analyze``: every card's value and
-a best line).  The check fails when a deal is missing or extra, when any value
+The figures live in ``dobbm_solver/data/bench_nodes.json``, shipped in the
+package with its deals (``dobbm_solver/data/bench.yaml``, the deals of
+``hands/benchmark.yaml``), so that ``dobbm bench`` checks the same signature:
+for every deal, measured by :func:`dobbm_solver.bench.run_bench` from the
+opening lead with the 64 MiB table, the value and the nodes of a value-only
+solve (``solve``), and every legal card's value and the nodes of the analysis
+(``analyze``: every card's value and a best line).  The check fails when a deal is missing or extra, when any value
 differs, when the total of either kind of nodes grows at all, or when one
 deal's nodes grow by more than ``DEAL_GROWTH`` and ``DEAL_SLACK`` nodes (so
 growth on one deal cannot hide behind savings on others).
@@ -22,18 +24,17 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
 
-from dobbm_solver.cards import card_name  # noqa: E402
-from dobbm_solver.handfile import load_hand_file  # noqa: E402
-from dobbm_solver.solver import Solver  # noqa: E402
+from dobbm_solver import bench  # noqa: E402
 
-FIGURES = ROOT / "benchmarks" / "nodes.json"
-DEALS = ROOT / "hands" / "benchmark.yaml"
+FIGURES = ROOT / "dobbm_solver" / "data" / bench.FIGURES_FILE
+DEALS = ROOT / "dobbm_solver" / "data" / bench.DEALS_FILE
 KINDS = ("value_nodes", "analysis_nodes")
 TOTAL_GROWTH = 1.0   # the totals may not grow at all
 DEAL_GROWTH = 1.10   # one deal's nodes: at most 10% more ...
@@ -43,16 +44,8 @@ Record = dict[str, Any]
 
 
 def measure() -> list[Record]:
-    """The figures of every benchmark deal, in file order."""
-    solver = Solver()
-    out: list[Record] = []
-    for deal in load_hand_file(DEALS):
-        sol = solver.solve(deal)
-        an = solver.analyze(deal)
-        out.append({"declarer_points": sol.declarer_points,
-                    "cards": {card_name(c): v for c, v in sorted(an.cards.items())},
-                    "value_nodes": sol.nodes, "analysis_nodes": an.nodes})
-    return out
+    """The figures of every benchmark deal, in file order (those of ``dobbm bench``)."""
+    return [asdict(f) for f in bench.run_bench().figures]
 
 
 def totals(records: list[Record]) -> dict[str, int]:
@@ -68,7 +61,7 @@ def compare(now: list[Record], ref: dict) -> list[str]:
     """The reasons the figures ``now`` fail against the committed ``ref`` (none: they pass)."""
     committed: list[Record] = ref["results"]
     if len(now) != len(committed) or ref.get("deals") != len(committed):
-        return [f"{len(now)} deals measured, {len(committed)} committed (nodes.json says {ref.get('deals')})"]
+        return [f"{len(now)} deals measured, {len(committed)} committed (the file says {ref.get('deals')})"]
     bad = []
     for i, (r, c) in enumerate(zip(now, committed), 1):
         for key in ("declarer_points", "cards"):
@@ -86,7 +79,7 @@ def compare(now: list[Record], ref: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--update", action="store_true", help="rewrite benchmarks/nodes.json")
+    ap.add_argument("--update", action="store_true", help="rewrite dobbm_solver/data/bench_nodes.json")
     args = ap.parse_args(argv)
     t = time.perf_counter()
     now = measure()

@@ -1,13 +1,15 @@
 #!/usr/bin/env python
 """Generate the fixed benchmark hand files from seeded random deals.
 
-    python benchmarks/make_hands.py          # rewrite both files
+    python benchmarks/make_hands.py          # rewrite the files
     python benchmarks/make_hands.py --check  # exit 1 if a committed file differs
 
 * ``hands/benchmark.yaml``: 120 deals at the opening lead, ``random.Random(BENCHMARK_SEED)``
   (BENCHMARK_SEED = 36120), each from :func:`dobbm_solver.dealer.random_deal`
   with the contract chosen by hand strength (Solo or Dobbm; a Dobbm declarer has
   taken the Dobb and laid away :func:`~dobbm_solver.models.discard_rule.heuristic_discard`).
+  The same file is shipped in the package as ``dobbm_solver/data/bench.yaml``, the
+  deals of ``dobbm bench`` and of the node guard (``benchmarks/check_nodes.py``).
 * ``hands/benchmark_discard.yaml``: 30 Dobbm deals with the Dobb not yet taken
   (the declarer holds the 8 dealt cards, no ``discard`` key), for the lay-away
   study: ``random.Random(DISCARD_SEED)`` (DISCARD_SEED = 36030), deals drawn with
@@ -44,6 +46,7 @@ DISCARD_COUNT = 30
 
 BENCHMARK_PATH = ROOT / "hands" / "benchmark.yaml"
 DISCARD_PATH = ROOT / "hands" / "benchmark_discard.yaml"
+PACKAGE_BENCHMARK_PATH = ROOT / "dobbm_solver" / "data" / "bench.yaml"
 
 
 def benchmark_deals(seed: int = BENCHMARK_SEED, count: int = BENCHMARK_COUNT) -> list[Deal]:
@@ -126,7 +129,8 @@ def discard_text() -> str:
 
 
 def outputs() -> dict[Path, str]:
-    return {BENCHMARK_PATH: benchmark_text(), DISCARD_PATH: discard_text()}
+    benchmark = benchmark_text()
+    return {BENCHMARK_PATH: benchmark, PACKAGE_BENCHMARK_PATH: benchmark, DISCARD_PATH: discard_text()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -74,8 +74,8 @@ SEED = click.option(
          "gives the same result, however many workers.")
 JSON = click.option(
     "--json", "as_json", is_flag=True,
-    help="JSON instead of text, as JSON lines: one JSON object per line, one per deal (arena: one for "
-         "the run); read it line by line, e.g. with jq or python -m json.tool --json-lines.")
+    help="JSON instead of text, as JSON lines: one JSON object per line, one per deal (arena, bench: one "
+         "for the run); read it line by line, e.g. with jq or python -m json.tool --json-lines.")
 NO_DIAGRAM = click.option(
     "--no-diagram", is_flag=True,
     help="Text without the diagram (the hands by suit; the tricks with running totals; the result split "
