@@ -107,14 +107,14 @@ class BenchResult:
 
 def bench_deals() -> list[Deal]:
     """The shipped benchmark deals, in file order."""
-    text = resources.files(PACKAGE).joinpath("data", DEALS_FILE).read_text(encoding="utf-8")
+    text = (resources.files(PACKAGE) / "data" / DEALS_FILE).read_text(encoding="utf-8")
     return parse_deal_text(text, f"{PACKAGE}/data/{DEALS_FILE}")
 
 
 def committed_figures() -> dict[str, Any]:
     """The committed figures as stored: ``deals``, ``total`` (the signature's two totals) and
     ``results`` (each deal's :class:`DealFigures` as a dict)."""
-    text = resources.files(PACKAGE).joinpath("data", FIGURES_FILE).read_text(encoding="utf-8")
+    text = (resources.files(PACKAGE) / "data" / FIGURES_FILE).read_text(encoding="utf-8")
     figures: dict[str, Any] = json.loads(text)
     return figures
 
