@@ -107,3 +107,12 @@ def test_another_table_size_has_no_expected_signature():
     assert "none for a table of 16 MiB" in run("--tt-mb", "16").output
     r = run("--check", "--tt-mb", "16")
     assert r.exit_code == 2 and "--tt-mb 64" in r.output
+
+
+def test_the_data_ships_with_the_package():
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["dobbm_solver"]
+    pkg = ROOT / "dobbm_solver"
+    for name in (bench.DEALS_FILE, bench.FIGURES_FILE):
+        assert any((pkg / "data" / name).match(p) for p in patterns), f"pyproject's package-data misses {name}"
