@@ -77,10 +77,10 @@ def test_the_shared_options_are_where_they_belong():
              for name in SHARED}
     assert takes["--jobs"] == ["arena", "bid", "discard", "double", "play", "solve", "study"]
     assert takes["--seed"] == ["arena", "bid", "discard", "double", "play"]
-    assert takes["--json"] == ["arena", "bid", "check", "discard", "double", "explore", "play", "review", "score",
-                               "solve"]
+    assert takes["--json"] == ["arena", "bench", "bid", "check", "discard", "double", "explore", "play", "review",
+                               "score", "solve"]
     assert takes["--no-diagram"] == ["check", "explore", "review", "score", "solve"]
-    assert takes["--tt-mb"] == ["explore", "review", "solve", "study"]
+    assert takes["--tt-mb"] == ["bench", "explore", "review", "solve", "study"]
     assert takes["--scheduler"] == ["arena", "study"]
 
 
