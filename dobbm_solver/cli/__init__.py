@@ -14,7 +14,7 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while the comman
     import click
 
     from .. import __version__
-    from . import advice, arena, bench, check, explore, review, score, solve, study
+    from . import advice, arena, bench, check, deal, explore, review, score, solve, study
     from .boundary import DobbmGroup, command_runs
     from .options import CONTEXT
 
@@ -46,13 +46,15 @@ def main() -> None:
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
       dobbm arena advice rule --deals 20        self-play with hidden cards, paired
       dobbm bench --check                       the search's signature and speed, for CI
+      dobbm deal --count 10 --trumps forehand:5-8   practice deals to a rule
 
     Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
     """
 
 
 for _command in (solve.solve, check.check, score.score, review.review, study.study, advice.bid,
-                 advice.discard, advice.double, advice.play, arena.arena, explore.explore, bench.bench):
+                 advice.discard, advice.double, advice.play, arena.arena, explore.explore, bench.bench,
+                 deal.deal):
     main.add_command(_command)
 
 if not command_runs(__name__):   # imported as a library: Ctrl-C as it was (else see DobbmGroup.invoke)
