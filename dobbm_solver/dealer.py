@@ -12,6 +12,15 @@ above the threshold: ``HA H10 HK EA E9 L8 L7 S6`` (17), ``HU H9 H8 H7 H6 EA
 L9 S8`` (17), ``HA H10 HK H9 E9 E8 L7 L6`` (18).  Over random deals about 30%
 are then Solos (the benchmark set, ``hands/benchmark.yaml``, states its own
 share).  The benchmark hand files and the seeded tests are made with it.
+
+:func:`deal_random` (``dobbm deal``) deals for practice and teaching: the
+dealer, the auction of the bidding model
+(:func:`~dobbm_solver.models.bidding.model_bid`, a deal all four pass dealt
+again) and the calibrated lay-away, to :class:`Constraints` on the hands as
+dealt (before the exchange, unlike :func:`random_deal`, whose declarer holds
+the hand after it).  It draws uniform deals and throws in those that miss,
+so each deal is uniform over the deals that meet the constraints; after
+:data:`MAX_DRAWS` misses it raises :class:`ConstraintError`.
 """
 
 from __future__ import annotations
@@ -159,7 +168,8 @@ def _seat_of(word: str, seats: tuple[str, ...], what: str) -> str:
 
 def check_constraints(c: Constraints, seats: Sequence[str] = DEFAULT_SEATS) -> Constraints:
     """``c`` with seat names as the table spells them; raises :class:`ConstraintError` at once
-    for a seat not at the table, a contract not ``dobbm`` or ``solo``, a range whose low end is above its high end or outside what 8 cards can hold."""
+    for a seat not at the table, a contract not ``dobbm`` or ``solo``, a range whose low end
+    is above its high end or outside what 8 cards can hold."""
     seats = tuple(seats)
     dealer = None if c.dealer is None else _seat_of(c.dealer, seats, "dealer")
     declarer = None if c.declarer is None else _seat_of(c.declarer, seats, "declarer")

@@ -244,8 +244,13 @@ def _documented_options() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for m in re.finditer(r"<!-- options: (\w+) -->(.*?)<!-- end options -->", text, flags=re.S):
         out[m.group(1)] = {opt for cell in re.findall(r"^\| `([^`]+)` \|", m.group(2), flags=re.M)
-                           for opt in re.findall(r"(--?[\w-]+)", cell)}
+                           for opt in _option_names(cell)}
     return out
+
+
+def _option_names(names: str) -> list[str]:
+    """The option names in a help record's first column (not a metavar like SEAT:MIN-MAX)."""
+    return [opt for opt in re.findall(r"(?<![\w:-])(--?[\w-]+)", names) if not opt.isupper()]
 
 
 def _help_records(name: str) -> list[tuple[str, str]]:
@@ -256,8 +261,7 @@ def _help_records(name: str) -> list[tuple[str, str]]:
 
 
 def _help_options(name: str) -> set[str]:
-    return {opt for names, _ in _help_records(name) for opt in re.findall(r"(?<![\w-])(--?[\w-]+)", names)
-            if not opt.isupper()}
+    return {opt for names, _ in _help_records(name) for opt in _option_names(names)}
 
 
 def _table(name: str) -> str:

@@ -92,7 +92,7 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
         for n, dd in enumerate(deals):
             echo_json(deal_dict(dd, None if bests is None else bests[n]))
         return
-    echo(("\n" if fmt == "line" else "---\n").join(_written(dd, fmt) for dd in deals))
+    echo(("\n" if fmt == "line" else "\n---\n").join(_written(dd, fmt) for dd in deals))
     if bests is not None:
         for n, best in enumerate(bests, 1):
             echo("")
@@ -100,4 +100,4 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
 
 
 def _written(dd: DealtDeal, fmt: str) -> str:
-    return deal_line(dd) if fmt == "line" else deal_yaml(dd).rstrip("\n") + "\n"
+    return deal_line(dd) if fmt == "line" else deal_yaml(dd).rstrip("\n")
