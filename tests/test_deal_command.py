@@ -70,8 +70,8 @@ def test_yaml_reads_back_as_the_deals_dealt() -> None:
 
 
 def test_line_and_json_read_back_as_the_deals_dealt() -> None:
-    lines = ok(run("deal", "-n", "6", "--seed", "7", "--format", "line")).stdout.splitlines()
-    objs = [json.loads(x) for x in ok(run("deal", "-n", "6", "--seed", "7", "--format", "json")).stdout.splitlines()]
+    lines = ok(run("deal", "--count", "6", "--seed", "7", "--format", "line")).stdout.splitlines()
+    objs = [json.loads(x) for x in ok(run("deal", "--count", "6", "--seed", "7", "--format", "json")).stdout.splitlines()]
     dealt = library_deals(6, 7)
     assert len(lines) == len(objs) == 6
     for line, obj, dd in zip(lines, objs, dealt):
@@ -87,9 +87,9 @@ def test_line_and_json_read_back_as_the_deals_dealt() -> None:
 
 def test_solve_check_and_review_read_the_output(tmp_path: Path) -> None:
     path = tmp_path / "deals.yaml"
-    path.write_text(ok(run("deal", "-n", "3", "--seed", "11")).stdout)
+    path.write_text(ok(run("deal", "--count", "3", "--seed", "11")).stdout)
     from_file = [json.loads(x) for x in ok(run("solve", "--json", str(path))).stdout.splitlines()]
-    lines = ok(run("deal", "-n", "3", "--seed", "11", "--format", "line")).stdout.splitlines()
+    lines = ok(run("deal", "--count", "3", "--seed", "11", "--format", "line")).stdout.splitlines()
     args = [a for line in lines for a in ("--deal", line)]
     from_lines = [json.loads(x) for x in ok(run("solve", "--json", *args)).stdout.splitlines()]
     assert len(from_file) == len(from_lines) == 3
@@ -103,9 +103,9 @@ def test_solve_check_and_review_read_the_output(tmp_path: Path) -> None:
 
 
 def test_the_same_seed_gives_the_same_deals() -> None:
-    a = ok(run("deal", "-n", "5", "--seed", "3", "--format", "line")).stdout
-    assert a == ok(run("deal", "-n", "5", "--seed", "3", "--format", "line")).stdout
-    assert a != ok(run("deal", "-n", "5", "--seed", "4", "--format", "line")).stdout
+    a = ok(run("deal", "--count", "5", "--seed", "3", "--format", "line")).stdout
+    assert a == ok(run("deal", "--count", "5", "--seed", "3", "--format", "line")).stdout
+    assert a != ok(run("deal", "--count", "5", "--seed", "4", "--format", "line")).stdout
     assert len(set(a.splitlines())) == 5
 
 
@@ -113,7 +113,7 @@ def test_the_same_seed_gives_the_same_deals() -> None:
 
 
 def test_constraints_hold_on_the_dealt_hands() -> None:
-    out = ok(run("deal", "-n", "12", "--seed", "5", "--format", "json", "--dealer", "bert",
+    out = ok(run("deal", "--count", "12", "--seed", "5", "--format", "json", "--dealer", "bert",
                  "--declarer", "forehand", "--contract", "dobbm", "--trumps", "forehand:4-6",
                  "--points", "Dave:20-40", "--strength", "Anna:0-8")).stdout
     objs = [json.loads(x) for x in out.splitlines()]
@@ -221,10 +221,10 @@ def test_an_impossible_constraint_ends_within_the_budget() -> None:
 
 
 def test_solutions_follow_the_deals_and_keep_the_file_readable() -> None:
-    out = ok(run("deal", "-n", "2", "--seed", "1", "--solutions")).stdout
+    out = ok(run("deal", "--count", "2", "--seed", "1", "--solutions")).stdout
     assert len(parse_specs(out)) == 2
     assert "# deal 1: " in out and "# deal 2: " in out and "#   best line:" in out
-    objs = [json.loads(x) for x in ok(run("deal", "-n", "2", "--seed", "1", "--solutions",
+    objs = [json.loads(x) for x in ok(run("deal", "--count", "2", "--seed", "1", "--solutions",
                                           "--format", "json")).stdout.splitlines()]
     for obj in objs:
         solved = json.loads(ok(run("solve", "--json", "--deal", obj["deal"])).stdout)

@@ -49,7 +49,7 @@ RANGE = SeatRangeType()
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--count", "-n", type=click.IntRange(1, 10000), default=1, show_default=True, metavar="N",
+@click.option("--count", type=click.IntRange(1, 10000), default=1, show_default=True, metavar="N",
               help="How many deals, 1 to 10000.")
 @SEED
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="yaml", show_default=True,
