@@ -71,7 +71,8 @@ def test_yaml_reads_back_as_the_deals_dealt() -> None:
 
 def test_line_and_json_read_back_as_the_deals_dealt() -> None:
     lines = ok(run("deal", "--count", "6", "--seed", "7", "--format", "line")).stdout.splitlines()
-    objs = [json.loads(x) for x in ok(run("deal", "--count", "6", "--seed", "7", "--format", "json")).stdout.splitlines()]
+    out = ok(run("deal", "--count", "6", "--seed", "7", "--format", "json")).stdout
+    objs = [json.loads(x) for x in out.splitlines()]
     dealt = library_deals(6, 7)
     assert len(lines) == len(objs) == 6
     for line, obj, dd in zip(lines, objs, dealt):
