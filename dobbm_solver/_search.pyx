@@ -26,7 +26,7 @@ tricks give 120 by themselves).  One included file per concern:
 - ``_search_moves.pxi`` (legal and equivalent cards, playing a card) and
   ``_search_last_tricks.pxi`` (the last two tricks computed directly).
 
-What each idea saved or cost, and what was tried and not kept: docs/speed.md.
+The history of each idea, kept or dropped, with its figures: docs/speed.md.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t, int64_t
