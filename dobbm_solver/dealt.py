@@ -13,6 +13,7 @@ Every problem raises :class:`~dobbm_solver.deal.DealError` with key
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator, Mapping, Protocol
 
 from .cards import HAND_SIZE, Card, CardSet, card_name, cards_text, popcount, trick_winner
@@ -158,4 +159,49 @@ def dealt_hands(record: HandRecord) -> dict[str, CardSet]:
     return dealt
 
 
-__all__ = ["HandRecord", "dealt_hands", "hands_from_dealt"]
+@dataclass(frozen=True, kw_only=True)
+class SeatOrder:
+    """The tricks of a record read as if written in seat order (each trick's cards in the
+    order of the seats, not from its leader): ``tricks`` so read, ``trick`` the number of the
+    first trick that reads otherwise, and ``leader`` its leader."""
+
+    tricks: tuple[tuple[Card, ...], ...]
+    trick: int
+    leader: str
+
+    def message(self) -> str:
+        """What a record that is consistent only so read is told (key ``tricks``)."""
+        who = "the declarer, who leads the first" if self.trick == 1 else f"who won trick {self.trick - 1}"
+        return (f"trick {self.trick} is written in seat order: each trick starts with its leader "
+                f"({self.leader}, {who}), then clockwise")
+
+
+def seat_order_reading(record: HandRecord) -> SeatOrder | None:
+    """The tricks read in seat order (see :class:`SeatOrder`), or None when that reads them
+    as they are (every trick led by the first seat) or cannot be done (no declarer who plays).
+
+    Each whole trick's cards are taken as the active seats' in seat order and put in play
+    order from its leader; a trick not finished is left as written.
+    """
+    active = _active(record)
+    leader = record.declarer
+    if leader is None or leader not in active:
+        return None
+    tricks: list[tuple[Card, ...]] = []
+    first: tuple[int, str] | None = None
+    for n, trick in enumerate(record.tricks, 1):
+        if len(trick) != len(active):
+            tricks.append(tuple(trick))
+            continue
+        order = trick_seats(active, leader)
+        read = tuple(trick[active.index(s)] for s in order)
+        if first is None and read != tuple(trick):
+            first = (n, leader)
+        tricks.append(read)
+        leader = order[trick_winner(read)]
+    if first is None:
+        return None
+    return SeatOrder(tricks=tuple(tricks), trick=first[0], leader=first[1])
+
+
+__all__ = ["HandRecord", "SeatOrder", "dealt_hands", "hands_from_dealt", "seat_order_reading"]

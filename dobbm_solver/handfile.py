@@ -44,13 +44,13 @@ import stat
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, Iterable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 import yaml
 
 from .cards import Card, CardError, CardSet, card_name, cards_text, cardset, parse_card
-from .deal import Deal, DealError, check_doublings, validate
-from .dealt import dealt_hands, hands_from_dealt
+from .deal import Deal, DealError, check_doublings, find_revokes, validate
+from .dealt import dealt_hands, hands_from_dealt, seat_order_reading
 from .echo import brief, describe
 from .errors import DobbmError
 from .rules import CONTRACTS
@@ -64,7 +64,7 @@ KEYS: tuple[str, ...] = (
 # Words of the one-line notation that cannot name a seat, in any case: segment
 # keywords, and ``out`` (the dealer's hand).  ``-`` and ``?`` are hands too.
 RESERVED_NAMES: tuple[str, ...] = (
-    "dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must", "out",
+    "dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must", "seats", "out",
 )
 _SEAT_NAME = re.compile(r"[^\s|:,]+")
 UNKNOWN_HAND = "?"      # a hand given as "?": not known (as if left out)
@@ -111,6 +111,13 @@ class HandSpec:
     must: bool | None = None
     path: str = field(default="<string>", compare=False)
     doc: int | None = field(default=None, compare=False)
+    #: written in the one-line notation (its errors are told in the notation's words)
+    line: bool = field(default=False, compare=False)
+
+    @property
+    def is_view(self) -> bool:
+        """An advice view (it names ``me``): one seat's cards, for bid, discard, double or play."""
+        return self.me is not None
 
 
 # --------------------------------------------------------------------------
@@ -297,7 +304,19 @@ def _parse(doc: object) -> HandSpec:
     try:   # dealt: the hands held now follow from the dealt ones
         return replace(spec, hands=hands_from_dealt(spec)) if root == "dealt" else spec
     except DealError as e:
+        seat_order = seat_order_reading(spec)
+        if seat_order is not None and _holds(lambda: hands_from_dealt(replace(spec, tricks=seat_order.tricks))):
+            raise _Fail("tricks", seat_order.message()) from None
         raise _Fail(e.key, e.message) from None
+
+
+def _holds(check: Callable[[], object]) -> bool:
+    """Whether ``check()`` passes without a :class:`~dobbm_solver.deal.DealError`."""
+    try:
+        check()
+    except DealError:
+        return False
+    return True
 
 
 def _hand_map(raw_hands: dict[Any, Any], seats: tuple[str, ...], dealer: str | None, root: str) -> dict[str, CardSet]:
@@ -350,8 +369,22 @@ def spec_to_deal(spec: HandSpec, *, allow_revokes: bool = False) -> Deal:
     try:
         validate(deal, allow_revokes=allow_revokes)
     except DealError as e:
+        _refuse_seat_order(deal, fail)
         raise fail(e.key, e.message) from None
+    if allow_revokes and deal.tricks and find_revokes(deal):
+        _refuse_seat_order(deal, fail)
     return deal
+
+
+def _refuse_seat_order(deal: Deal, fail: Callable[[str, str], HandFileError]) -> None:
+    """Raise the error that says each trick starts with its leader if ``deal``'s tricks,
+    illegal or inconsistent as written, are a legal play read in seat order."""
+    seat_order = seat_order_reading(deal)
+    if seat_order is None:
+        return
+    read = replace(deal, tricks=seat_order.tricks)
+    if _holds(lambda: validate(read)):
+        raise fail("tricks", seat_order.message()) from None
 
 
 # --------------------------------------------------------------------------
@@ -384,14 +417,59 @@ def _yaml_problem(e: yaml.YAMLError) -> str:
     return f"{where}not valid YAML: {problem[:200]}"
 
 
+def is_deal_line(line: str) -> bool:
+    """Whether a line of text is written in the one-line notation rather than YAML: it has
+    segments separated by ``|`` and a ``NAME: VALUE`` segment after the first ``|``.
+
+    No YAML hand file has such a line: a ``|`` in YAML starts a block scalar at a line's
+    end (``key: |``), with no ``:`` after it on the line.
+    """
+    head, bar, rest = line.partition("|")
+    return bool(bar) and ":" in rest
+
+
+def deal_lines_of(text: str) -> list[tuple[int, str]] | None:
+    """The deal lines of a text in the one-line notation, each with its line number
+    (blank lines and ``#`` comments skipped), or None when the text is YAML (its first
+    line that is not blank or a comment is no deal line)."""
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines or not is_deal_line(lines[0][1]):
+        return None
+    return lines
+
+
+def _parse_line_specs(lines: list[tuple[int, str]], path: str) -> list[HandSpec]:
+    """The specs of a file of deal lines, one a line; an error names the line."""
+    from .notation import parse_spec_line   # the notation builds on this module
+
+    specs = []
+    many = len(lines) > 1
+    for k, (n, line) in enumerate(lines, 1):
+        if not is_deal_line(line):
+            raise HandFileError(path, f"line {n}", "not a deal line: a file in the one-line notation "
+                                                   "holds one deal a line (blank lines and # comments aside)")
+        try:
+            spec = parse_spec_line(line)
+        except DobbmError as e:
+            raise HandFileError(path, f"line {n}", str(e)) from None
+        specs.append(replace(spec, path=path, doc=k if many else None))
+    return specs
+
+
 def parse_specs(text: str, path: str = "<string>") -> list[HandSpec]:
-    """All specs of a YAML text; empty documents (a stray ``---``) are skipped.
+    """All specs of a hand file's text: YAML documents (empty ones, a stray ``---``, are
+    skipped), or deal lines in the one-line notation, one deal a line (see
+    :func:`deal_lines_of`; such a spec has ``line`` set).
 
     The cost is bounded by the text's size: see :mod:`dobbm_solver.safe_yaml`
     for the limits on nodes, aliases, nesting and documents.
     """
     if len(text) > MAX_TEXT:
         raise HandFileError(path, None, f"too large ({len(text)} characters; at most {MAX_TEXT})")
+    lines = deal_lines_of(text)
+    if lines is not None:
+        return _parse_line_specs(lines, path)
     if _nesting(text) > MAX_NESTING:
         # libyaml's parser recurses without a limit: refuse before it overflows the stack
         raise HandFileError(path, None, f"nested more than {MAX_NESTING} levels deep: not a hand file")

@@ -6,11 +6,16 @@ Example (one line)::
     | Cora: ... | Dave: ... | dobb: EO E6 E10 S7 | discard: E10 EO S6 S9
     | tricks: HA H6 H7 H8, E6 E7 | doublings: 1
 
-An advice view (for ``bid``, ``discard``, ``double``) is written the same way,
-with a ``me`` segment, ``?`` for the hands not seen, and no head before the
+An advice view (for ``bid``, ``discard``, ``double``, ``play``) is written the same
+way, with a ``me`` segment, ``?`` for the hands not seen, and no head before the
 bidding is over::
 
     me: Bert | Anna: ? | Bert: HA H10 HK EA E9 L8 L7 S6 | Cora: ? | Dave: ?
+    | dealer: Dave | bids: Anna pass
+
+or, with the seats given whole in a ``seats`` segment, leaving the unseen seats out::
+
+    me: Bert | seats: Anna Bert Cora Dave | Bert: HA H10 HK EA E9 L8 L7 S6
     | dealer: Dave | bids: Anna pass
 
 Grammar (spaces around ``|``, ``:`` and ``,`` are optional)::
@@ -30,6 +35,9 @@ Grammar (spaces around ``|``, ``:`` and ``,`` are optional)::
               | "me" ":" SEAT                (analyzer) whose view this is
               | "bids" ":" SEAT BID { "," SEAT BID }   (analyzer) BID: pass | dobbm | solo
               | "must" ":" ( yes | no )      (analyzer) a must round
+              | "seats" ":" SEAT { " " SEAT }   the seats clockwise, when not every seat has a
+                                             segment: a view may then leave out the seats it
+                                             does not see, as a YAML view may
     hand      = cards | "-" | "?" | "out"    "-": no cards left; "?": not known (analyzer only,
                                              as if the seat's hand were left out of a YAML view);
                                              "out": the dealer who sits out
@@ -66,6 +74,7 @@ The parse builds the same raw mapping as a YAML hand file and checks it with
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Sequence
 
 from .cards import Card, CardSet, card_name, cards_text
@@ -83,7 +92,7 @@ from .handfile import (
     spec_to_deal,
 )
 
-KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must")
+KEYWORDS: tuple[str, ...] = ("dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must", "seats")
 _MAX_DIGITS = 30   # a longer number is kept as text: its key's check rejects it
 _HEAD = "head"
 DEALT = "dealt"   # the head word (alone, or after CONTRACT DECLARER) of the dealt form
@@ -168,7 +177,9 @@ def _line_to_raw(text: str) -> dict[str, Any]:
             out.append(name)
         else:   # "-": no cards, "?": not known -- read as in a YAML hand file
             raw[DEALT if DEALT in raw else "hands"][name] = value
-    if not seats:
+    if "seats" in raw:   # the seat order given whole: a view may leave the unseen seats out
+        seats = raw["seats"]
+    elif not seats:
         raise NotationError(_SEATS, "no seat segments (like 'Anna: HA H10 ...')")
     raw["seats"] = seats
     if out:
@@ -184,6 +195,8 @@ def _line_to_raw(text: str) -> dict[str, Any]:
 def _keyword_value(kw: str, value: str) -> Any:
     if kw in ("dobb", "discard"):
         return value
+    if kw == "seats":
+        return [w.strip() for w in value.replace(",", " ").split()]
     if kw == "tricks":
         return [t.strip() for t in value.split(",")] if value not in ("", "-") else []
     if kw == "doublings":
@@ -220,7 +233,7 @@ def parse_spec_line(text: str) -> HandSpec:
     """The :class:`HandSpec` of a deal line (hands may be partial, for the analyzer)."""
     raw = _line_to_raw(text)
     try:
-        return parse_spec(raw, "<line>")
+        return replace(parse_spec(raw, "<line>"), line=True)
     except HandFileError as e:
         raise in_notation_words(e) from None
 

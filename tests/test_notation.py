@@ -199,7 +199,7 @@ def test_keyword_seat_cannot_be_formatted() -> None:
 
 
 def test_keywords() -> None:
-    assert set(KEYWORDS) == {"dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must"}
+    assert set(KEYWORDS) == {"dobb", "discard", "tricks", "doublings", "dealer", "me", "bids", "must", "seats"}
     assert issubclass(NotationError, ValueError)
 
 

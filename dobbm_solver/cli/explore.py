@@ -14,7 +14,7 @@ from ..echo import brief
 from ..errors import DobbmError
 from ..explore import Explorer
 from ..report.explore import help_text, line_dict, line_text, position_dict, position_text
-from .boundary import about
+from .boundary import BadInput, about
 from .inputs import read_deals
 from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM, TT_MB, open_solver
 from .output import echo, echo_json, say
@@ -159,10 +159,13 @@ def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb:
     In a terminal with line editing and history; from a pipe or a file the same
     commands and output with no prompt. With --json one JSON object a line: the
     starting position, then one after each command ({"error": ...} for a bad one).
-    A FILE of several deals: the first is explored. With '-' the deal is read from
+    A FILE of several deals: the first is explored (--deal is given once). With '-' the deal is read from
     standard input, and the commands from the terminal (without one, the starting
     position is shown). The end of the input or quit ends it.
     """
+    if len(deal_lines) > 1:
+        raise BadInput(f"--deal: explore takes one deal, not {len(deal_lines)}: give --deal once "
+                       "(a FILE of several deals explores the first)")
     deals = read_deals(file, deal_lines)
     title, deal = deals[0]
     if len(deals) > 1:

@@ -1,5 +1,8 @@
 """What the commands read: hand files, standard input ('-') or ``--deal`` lines, as documents.
 
+A FILE or standard input holds YAML documents or deal lines in the one-line
+notation, one a line (:func:`~dobbm_solver.handfile.parse_specs` tells them apart).
+
 Every document of every source is read and type-checked before any is worked
 on; an error names its document first (see :func:`~.boundary.about`).
 """
@@ -8,6 +11,8 @@ from __future__ import annotations
 
 import sys
 from typing import NamedTuple, Sequence
+
+import click
 
 from ..deal import Deal
 from ..errors import DobbmError
@@ -21,7 +26,8 @@ __all__ = ["Doc", "read_docs", "deal_of", "read_doc_deals", "read_deals"]
 class Doc(NamedTuple):
     """One document read: its title in reports (``FILE``, ``FILE[N]``, ``<stdin>``, ``--deal``,
     ``--deal[N]``), its id as ``study`` writes it (``FILE#N``, ``--deal``, ``--deal#N``), its spec,
-    and whether it is a ``--deal`` line (its errors are told in the notation's words)."""
+    and whether it is written in the one-line notation (a ``--deal`` line, or a line of a FILE
+    or of standard input: its errors are told in the notation's words)."""
 
     title: str
     ident: str
@@ -52,7 +58,7 @@ def read_docs(sources: Sequence[str], deal_lines: Sequence[str]) -> list[Doc]:
         name, specs = _specs(source)
         for n, spec in enumerate(specs, 1):
             title = name if len(specs) == 1 else f"{name}[{spec.doc}]"
-            docs.append(Doc(title, f"{name}#{spec.doc or n}", spec))
+            docs.append(Doc(title, f"{name}#{spec.doc or n}", spec, line=spec.line))
     return docs
 
 
@@ -66,8 +72,25 @@ def _line_doc(line: str, n: int, count: int) -> Doc:
     return Doc(title, ident, spec, line=True)
 
 
-def deal_of(doc: Doc, allow_revokes: bool = False) -> Deal:
-    """The validated deal of a document (a --deal line checked in the notation's words)."""
+def _command_name(command: str | None) -> str:
+    """The command that reads the deals: ``command``, else the one running."""
+    if command is not None:
+        return command
+    ctx = click.get_current_context(silent=True)
+    return ctx.info_name if ctx is not None and ctx.info_name else "this command"
+
+
+def deal_of(doc: Doc, allow_revokes: bool = False, command: str | None = None) -> Deal:
+    """The validated deal of a document (a deal line checked in the notation's words).
+
+    An advice view (a document with ``me``) is no deal: the error says which advice
+    command reads it and that ``command`` (default: the one running) needs every hand.
+    """
+    if doc.spec.is_view:
+        from ..analyzer.checks import view_command
+
+        raise BadInput(f"{doc.title}: a view for dobbm {view_command(doc.spec)} (one seat's cards); "
+                       f"{_command_name(command)} needs all hands")
     with about(doc.title, doc.line):
         if doc.line and (doc.spec.declarer is None or doc.spec.contract is None):
             raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
@@ -76,13 +99,14 @@ def deal_of(doc: Doc, allow_revokes: bool = False) -> Deal:
 
 
 def read_doc_deals(sources: Sequence[str], deal_lines: Sequence[str],
-                   allow_revokes: bool = False) -> list[tuple[Doc, Deal]]:
-    """The validated deals of the FILEs, standard input ('-') or the --deal lines."""
-    return [(doc, deal_of(doc, allow_revokes)) for doc in read_docs(sources, deal_lines)]
+                   allow_revokes: bool = False, command: str | None = None) -> list[tuple[Doc, Deal]]:
+    """The validated deals of the FILEs, standard input ('-') or the --deal lines
+    (``command``: see :func:`deal_of`)."""
+    return [(doc, deal_of(doc, allow_revokes, command)) for doc in read_docs(sources, deal_lines)]
 
 
 def read_deals(source: str | None, deal_lines: Sequence[str],
-               allow_revokes: bool = False) -> list[tuple[str, Deal]]:
+               allow_revokes: bool = False, command: str | None = None) -> list[tuple[str, Deal]]:
     """The validated deals of FILE, standard input ('-') or the --deal lines, with their titles."""
     return [(doc.title, deal) for doc, deal in
-            read_doc_deals(() if source is None else (source,), deal_lines, allow_revokes)]
+            read_doc_deals(() if source is None else (source,), deal_lines, allow_revokes, command)]

@@ -41,7 +41,7 @@ def check_text(deal: Deal, title: str, diagram: bool = False) -> str:
 
 
 VIEW_COMMANDS = {"bid": "dobbm bid", "discard": "dobbm discard", "double": "dobbm double",
-                 "play": "a view during play"}
+                 "play": "dobbm play"}
 
 
 def check_view_dict(spec: HandSpec, command: str) -> dict[str, Any]:
