@@ -39,7 +39,9 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
     Each row has the deal's id (FILE#N) and a hash of its notation, the deal, declarer,
     contract, the declarer's trumps, the declarer's points, outcome and units, nodes and
     seconds. Rows are written whole as results come in (sort by id for deal order); a
-    second run skips the deals already in FILE and solves again those edited since.
+    second run skips the deals already in FILE (by their content: the same deal under
+    another path is one deal) and solves again those edited since. An advice view (a
+    document with `me`) is no deal: it is left out with a note.
     The workers are processes. Ctrl-C stops at once: what is written stays, exit code 130.
     """
     with exit_on_ctrl_c():
@@ -51,7 +53,8 @@ def study(paths: tuple[str, ...], output: str, mode: str, jobs: int | None, sche
 
     output_format(output)
     try:
-        items: list[Any] = collect_deals(paths, on_invalid=warn if skip_invalid else None)
+        items: list[Any] = collect_deals(paths, on_invalid=warn if skip_invalid else None,
+                                         on_view=None if quiet else lambda note: say(f"Note: {note}"))
     except HandFileError as e:   # a hand file's content, not a path that is not there
         if skip_invalid:
             raise

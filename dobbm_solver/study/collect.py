@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ..deal import Deal
-from ..handfile import HandFileError, load_specs, spec_to_deal
+from ..handfile import HandFileError, HandSpec, load_specs, spec_to_deal
 from ..notation import format_deal_line
 from .errors import StudyError
 
-__all__ = ["HAND_SUFFIXES", "StudyDeal", "deal_hash", "deals_from", "find_hand_files", "collect_deals"]
+__all__ = ["HAND_SUFFIXES", "StudyDeal", "deal_hash", "deals_from", "find_hand_files", "collect_deals", "view_note"]
 
 HAND_SUFFIXES: tuple[str, ...] = (".yaml", ".yml")
 HASH_DIGITS = 16
@@ -33,7 +33,8 @@ class StudyDeal:
 
 
 def deal_hash(line: str) -> str:
-    """The content hash of a deal's one-line notation (16 hex digits)."""
+    """The content hash of a deal's canonical one-line notation (16 hex digits): one deal
+    has one hash, however its file is named or written (YAML or a line, held or dealt form)."""
     return hashlib.sha256(line.encode("utf-8")).hexdigest()[:HASH_DIGITS]
 
 
@@ -48,6 +49,15 @@ def deals_from(pairs: Iterable[tuple[str, Deal]]) -> list[StudyDeal]:
         line = format_deal_line(deal)
         out.append(StudyDeal(ident, deal_hash(line), line))
     return out
+
+
+def view_note(spec: HandSpec, path: str) -> str:
+    """What a study says of an advice view it leaves out."""
+    from ..analyzer.checks import view_command   # the analyzer is loaded only for a view
+
+    where = path if spec.doc is None else f"{path}[{spec.doc}]"
+    return (f"{where}: a view for dobbm {view_command(spec)} (one seat's cards), left out: "
+            "study solves whole deals")
 
 
 def _norm(path: Path) -> str:
@@ -90,13 +100,16 @@ def find_hand_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
 
 
 def collect_deals(paths: Sequence[str | os.PathLike[str]],
-                  on_invalid: Callable[[ValueError], None] | None = None) -> list[StudyDeal]:
+                  on_invalid: Callable[[ValueError], None] | None = None,
+                  on_view: Callable[[str], None] | None = None) -> list[StudyDeal]:
     """Every deal of the hand files of ``paths`` (see :func:`find_hand_files`), validated.
 
     A file or deal that does not load raises its error (a
     :class:`~dobbm_solver.handfile.HandFileError`: ``FILE[N]: key: what is
     wrong``), unless ``on_invalid`` is given: then it is called with the error
-    and the file or deal is left out.
+    and the file or deal is left out.  An advice view (a document with ``me``:
+    one seat's cards) is no deal to solve: it is left out, and ``on_view`` is
+    called with a note that says so.
     """
     out: list[StudyDeal] = []
     for f in find_hand_files(paths):
@@ -108,6 +121,10 @@ def collect_deals(paths: Sequence[str | os.PathLike[str]],
             on_invalid(e)
             continue
         for n, spec in enumerate(specs, 1):
+            if spec.is_view:
+                if on_view is not None:
+                    on_view(view_note(spec, f))
+                continue
             try:
                 deal = spec_to_deal(spec)
             except HandFileError as e:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -88,6 +89,21 @@ def parse_results(data: bytes, fmt: str, name: str) -> ResultText:
     return out
 
 
+def _covered(items: Sequence[StudyDeal], rows: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The keys of the items that ``rows`` (id and hash each) already hold: a row of the
+    item's id and hash, else a row of the same deal (its hash) under an id that no item
+    of the study has with that hash (the same file named otherwise, moved or copied).
+    Each row holds one item: two copies of a deal need two rows."""
+    keys = {it.key for it in items}
+    done = {key for key in rows if key in keys}
+    spare = Counter(h for (ident, h) in rows if (ident, h) not in keys)
+    for it in items:
+        if it.key not in done and spare[it.hash] > 0:
+            spare[it.hash] -= 1
+            done.add(it.key)
+    return done
+
+
 class ResultFile:
     """The output file of a study of ``mode`` (see :func:`~.codecs.output_format`).
 
@@ -142,16 +158,18 @@ class ResultFile:
         self._check_mode(found)
         truncated = found.tail != b""
         current = {it.id: it.hash for it in items}
+        hashes = set(current.values())
         keep: list[bytes] = []
-        done: set[tuple[str, str]] = set()
+        kept: list[tuple[str, str]] = []
         stale = 0
         for raw, row in found.rows:
             h = current.get(row["id"])
-            if h is not None and h != row["hash"]:
+            if h is not None and h != row["hash"] and row["hash"] not in hashes:
                 stale += 1
                 continue
             keep.append(raw)
-            done.add((row["id"], row["hash"]))
+            kept.append((row["id"], row["hash"]))
+        done = _covered(items, kept)
         if stale or truncated:
             head = [found.header] if found.header is not None else []
             self._rewrite(head + keep)
