@@ -135,7 +135,8 @@ class Constraints:
     bidding model ends with that seat declaring that contract.  ``trumps``,
     ``points`` and ``strength``: ranges of a seat's 8 dealt cards (before the
     exchange): its hearts, its card points, its
-    :func:`~dobbm_solver.models.strength.hand_strength`.
+    :func:`~dobbm_solver.models.strength.hand_strength`.  ``bidder``: that seat
+    gets to bid (no Solo before its turn), so the deal has its bid to advise.
     """
 
     dealer: str | None = None
@@ -144,6 +145,8 @@ class Constraints:
     trumps: tuple[SeatRange, ...] = ()
     points: tuple[SeatRange, ...] = ()
     strength: tuple[SeatRange, ...] = ()
+    #: this seat (or forehand) gets to bid: no Solo ends the bidding before its turn
+    bidder: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,7 +190,8 @@ def check_constraints(c: Constraints, seats: Sequence[str] = DEFAULT_SEATS) -> C
                                       f"0 to {top if top is not None else 'more'} {name}")
             out.append(SeatRange(seat=seat, low=r.low, high=r.high))
         ranges[name] = tuple(out)
-    return Constraints(dealer=dealer, declarer=declarer, contract=c.contract, **ranges)
+    bidder = None if c.bidder is None else _seat_of(c.bidder, seats, "view bid")
+    return Constraints(dealer=dealer, declarer=declarer, contract=c.contract, bidder=bidder, **ranges)
 
 
 #: The most card points 8 cards can hold: four Saus and four 10s.
@@ -249,6 +253,8 @@ def deal_random(rng: random.Random, constraints: Constraints = Constraints(),
             continue
         if c.contract is not None and contract != c.contract:
             continue
+        if c.bidder is not None and _resolve(c.bidder, speaking[0]) not in (s for s, _ in bids):
+            continue
         deal = Deal(seats=seats, declarer=declarer, contract=contract,
                     hands={s: dealt[s] for s in seats}, dobb=dobb, dealer=dealer)
         if contract == "dobbm":
@@ -287,4 +293,6 @@ def describe_constraints(c: Constraints) -> str:
         parts.append(f"--contract {c.contract}")
     for name in ("trumps", "points", "strength"):
         parts += [f"--{name} {r.seat}:{r.low:g}-{r.high:g}" for r in getattr(c, name)]
+    if c.bidder is not None:
+        parts.append(f"--view bid:{c.bidder}")
     return ", ".join(parts) or "no constraints"

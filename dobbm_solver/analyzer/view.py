@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from ..cards import BB_SUITS, TRUMP, Card, CardSet, card_suit, cardset, trick_winner
-from ..deal import trick_seats
+from ..deal import Deal, trick_seats
+from ..dealt import dealt_hands
 from ..handfile import HandFileError, HandSpec
 
 
@@ -68,6 +69,54 @@ class View:
         return view_from_seat(command, seats=seats, me=me, hand=hand, declarer=declarer, contract=contract,
                               dobb=dobb, discard=discard, tricks=tricks, doublings=doublings, dealer=dealer,
                               bids=bids, must=must, path=path)
+
+    @classmethod
+    def cut(cls, deal: Deal, command: str, me: str, *, bids: Sequence[tuple[str, str]] = (),
+            doublings: int | None = None, path: str = "<view>") -> View:
+        """``me``'s checked view of a whole ``deal`` for ``command``: the deal cut to what
+        ``me`` sees when the decision comes (``bids``: the whole auction, ``(seat, bid)`` in
+        order; ``doublings``: those said, default the deal's).
+
+        * ``bid``: ``me``'s 8 dealt cards and the bids said before ``me``'s own (``me``
+          must bid in ``bids``); no contract yet.
+        * ``discard``: ``me`` is the declarer of a Dobbm: the 8 dealt cards and the Dobb.
+        * ``double`` and ``play``: ``me``'s cards now and the tricks so far; the declarer
+          of a Dobbm also sees the Dobb and the lay-away; nobody sees a Solo's Dobb.
+          ``double`` is before the first card, a defender's turn at an even number of
+          doublings, the declarer's at an odd one.
+
+        The same checks as :meth:`from_seat`; a decision that does not fit the deal (a
+        ``bid`` for a seat that did not bid, a ``discard`` for a defender or a Solo) is a
+        :class:`~dobbm_solver.handfile.HandFileError` naming ``path``.
+        """
+        said = tuple((who, bid) for who, bid in bids)
+        declarer: str | None = None
+        contract: str | None = None
+        dobb: CardSet | None = None
+        discard: CardSet | None = None
+        tricks: tuple[tuple[Card, ...], ...] = ()
+        said_doublings = 0
+        if command == "bid":
+            turn = [n for n, (who, _) in enumerate(said) if who == me]
+            if not turn:
+                raise AnalyzerError(path, "bids", f"{me} does not bid in this auction (a Solo ended it before)")
+            hand = dealt_hands(deal)[me]
+            said = said[:turn[0]]
+        elif command == "discard":
+            if me != deal.declarer or deal.contract != "dobbm":
+                raise AnalyzerError(path, "me", f"discard is the view of a Dobbm's declarer, not {me}'s "
+                                                f"({deal.contract} by {deal.declarer})")
+            hand = dealt_hands(deal)[me]
+            declarer, contract, dobb = me, "dobbm", deal.dobb
+        else:
+            hand = deal.hands[me]
+            declarer, contract, tricks = deal.declarer, deal.contract, deal.tricks
+            said_doublings = deal.doublings if doublings is None else doublings
+            if me == deal.declarer and deal.contract == "dobbm":
+                dobb, discard = deal.dobb, deal.discard
+        return cls.from_seat(command, seats=deal.seats, me=me, hand=hand, declarer=declarer, contract=contract,
+                             dobb=dobb, discard=discard, tricks=tricks, doublings=said_doublings,
+                             dealer=deal.dealer, bids=said, path=path)
 
     def spec(self) -> HandSpec:
         """The hand-file spec that gives this view back (for writing it out).

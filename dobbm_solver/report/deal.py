@@ -8,7 +8,7 @@ No click here: the ``deal`` command echoes what these renderers return.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_text
 from ..dealer import DealtDeal
@@ -18,7 +18,11 @@ from ..notation import format_spec_line
 from ..solver import BestPlay
 from .solve import solve_dict, solve_text
 
-__all__ = ["FORMATS", "deal_spec", "deal_yaml", "deal_line", "deal_dict", "solution_text", "commented"]
+if TYPE_CHECKING:   # the analyzer is loaded only when a view is asked for
+    from ..analyzer.view import View
+
+__all__ = ["FORMATS", "deal_spec", "deal_yaml", "deal_line", "deal_dict", "view_yaml", "view_line", "view_dict",
+           "solution_text", "commented"]
 
 #: The formats ``dobbm deal --format`` writes.
 FORMATS: tuple[str, ...] = ("yaml", "line", "json")
@@ -59,6 +63,22 @@ def deal_dict(dd: DealtDeal, best: BestPlay | None = None) -> dict[str, Any]:
     if best is not None:
         obj["solution"] = solve_dict(best)
     return obj
+
+
+def view_yaml(view: View) -> str:
+    """One seat's view of a dealt deal as a YAML document, as the advice commands read it."""
+    return dump_spec_yaml(view.spec())
+
+
+def view_line(view: View) -> str:
+    """One seat's view of a dealt deal in the one-line notation."""
+    return format_spec_line(view.spec())
+
+
+def view_dict(dd: DealtDeal, view: View, best: BestPlay | None = None) -> dict[str, Any]:
+    """The JSON object of one deal cut to a view: ``view`` its line, ``command`` the advice
+    command that reads it and ``me``, then the whole deal as :func:`deal_dict` gives it."""
+    return {"view": view_line(view), "command": view.command, "me": view.me, **deal_dict(dd, best)}
 
 
 def solution_text(best: BestPlay, title: str) -> str:
