@@ -26,11 +26,11 @@ so each deal is uniform over the deals that meet the constraints; after
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .cards import BB_ALL, BB_TRUMPS, DOBB_SIZE, HAND_SIZE, NUM_CARDS, CardSet, popcount, set_points
-from .deal import Deal, validate
+from .cards import BB_ALL, BB_TRUMPS, DOBB_SIZE, HAND_SIZE, NUM_CARDS, Card, CardSet, card_name, popcount, set_points
+from .deal import Deal, replay, validate
 from .echo import brief
 from .errors import DobbmError
 from .models.bidding import Bid, model_bid
@@ -40,7 +40,7 @@ from .rules import CONTRACTS
 
 __all__ = ["SOLO_THRESHOLD", "DEFAULT_SEATS", "deal_cards", "random_deal", "FOREHAND", "MAX_DRAWS",
            "ConstraintError", "SeatRange", "Constraints", "DealtDeal", "check_constraints", "model_auction",
-           "deal_random", "describe_constraints"]
+           "deal_random", "describe_constraints", "play_until"]
 
 #: A hand at least this strong plays Solo in :func:`random_deal` (about 30% of deals).
 SOLO_THRESHOLD = 16.5
@@ -296,3 +296,25 @@ def describe_constraints(c: Constraints) -> str:
     if c.bidder is not None:
         parts.append(f"--view bid:{c.bidder}")
     return ", ".join(parts) or "no constraints"
+
+
+def play_until(deal: Deal, seat: str, line: Sequence[Card]) -> Deal:
+    """``deal`` with the cards of ``line`` (a line of play from where the deal stands, such as
+    the solver's best line) played, in turn, until it is ``seat``'s turn to play.
+
+    Raises :class:`ValueError` if ``seat`` does not come to play within ``line``, or a card
+    of ``line`` is not in the hand of the seat to play.
+    """
+    cards = iter(line)
+    while True:
+        state = replay(deal, check=False)
+        if state.to_move == seat:
+            return deal
+        card = next(cards, None)
+        if state.to_move is None or card is None:
+            raise ValueError(f"{seat} does not come to play within the line given")
+        hand = deal.hands[state.to_move]
+        if not (hand >> card) & 1:
+            raise ValueError(f"{card_name(card)} is not in {state.to_move}'s hand")
+        tricks = deal.tricks[:-1] + (deal.tricks[-1] + (card,),) if state.trick else deal.tricks + ((card,),)
+        deal = replace(deal, hands={**deal.hands, state.to_move: hand & ~(1 << card)}, tricks=tricks)

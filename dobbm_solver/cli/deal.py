@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..dealer import DEFAULT_SEATS, FOREHAND, Constraints, DealtDeal, SeatRange, deal_random
+from ..dealer import DEFAULT_SEATS, FOREHAND, Constraints, DealtDeal, SeatRange, deal_random, play_until
 from ..echo import brief
 from ..report.deal import (
     FORMATS,
@@ -23,7 +23,7 @@ from ..report.deal import (
     view_yaml,
 )
 from ..rules import CONTRACTS
-from ..solver import DEFAULT_TT_MB
+from ..solver import DEFAULT_TT_MB, Solver
 from .boundary import BadInput
 from .options import CONTEXT, SEED, open_solver
 from .output import echo, echo_json
@@ -150,8 +150,9 @@ def _check_view_seat(choice: ViewChoice, seats: tuple[str, ...]) -> None:
               help="Write each deal as one seat's view for an advice command: bid (the seat's 8 cards and "
                    f"the bids before its turn; default {FOREHAND}; only deals where it gets to bid), discard "
                    "(the declarer of a Dobbm: only Dobbm deals), double (default the first defender after the "
-                   "dealer; the declarer: facing a Schwacher) or play (at the opening lead; default the "
-                   f"declarer). SEAT: a seat, {FOREHAND} or {DECLARER}.")
+                   "dealer; the declarer: facing a Schwacher) or play (at the seat's first card, the cards "
+                   "before it played as the open-card best line plays them; default the declarer, who leads). "
+                   f"SEAT: a seat, {FOREHAND} or {DECLARER}.")
 @click.option("--solutions", is_flag=True,
               help="The lesson: after the deals, each one solved with open cards and its best line "
                    "(yaml and line: as # comments; json: under \"solution\").")
@@ -180,9 +181,10 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
                               trumps=trumps, points=points, strength=strength, bidder=bidder)
     rng = random.Random(seed)
     deals = [deal_random(rng, constraints) for _ in range(count)]   # all dealt before the first is written
-    views = None if view_choice is None else [_cut(dd, view_choice) for dd in deals]
-    solver = open_solver(DEFAULT_TT_MB) if solutions else None
-    bests = [solver.solve_best(dd.deal, analyze=True) for dd in deals] if solver is not None else None
+    playing = view_choice is not None and view_choice.decision == "play"
+    solver = open_solver(DEFAULT_TT_MB) if solutions or playing else None
+    views = None if view_choice is None else [_cut(dd, view_choice, solver) for dd in deals]
+    bests = [solver.solve_best(dd.deal, analyze=True) for dd in deals] if solver is not None and solutions else None
     if fmt == "json":
         for n, dd in enumerate(deals):
             best = None if bests is None else bests[n]
@@ -198,13 +200,19 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
             echo(commented(solution_text(best, f"deal {n}")))
 
 
-def _cut(dd: DealtDeal, choice: ViewChoice) -> View:
-    """The view ``choice`` asks for of a dealt deal (the declarer facing a Schwacher to double)."""
+def _cut(dd: DealtDeal, choice: ViewChoice, solver: Solver | None) -> View:
+    """The view ``choice`` asks for of a dealt deal: to double, the declarer faces a Schwacher;
+    to play, a seat other than the declarer sees the cards before its first one played as
+    the open-card best line plays them."""
     from ..analyzer.view import View
 
     me = _view_seat(choice, dd)
-    doublings = 1 if choice.decision == "double" and me == dd.deal.declarer else None
-    return View.cut(dd.deal, choice.decision, me, bids=dd.bids, doublings=doublings, path="<dealt>")
+    deal = dd.deal
+    if choice.decision == "play" and me != deal.declarer:
+        assert solver is not None
+        deal = play_until(deal, me, solver.solve_best(deal, analyze=True, jobs=1).analysis.line)
+    doublings = 1 if choice.decision == "double" and me == deal.declarer else None
+    return View.cut(deal, choice.decision, me, bids=dd.bids, doublings=doublings, path="<dealt>")
 
 
 def _written(dd: DealtDeal, fmt: str) -> str:
