@@ -441,7 +441,7 @@ def deal_lines_of(text: str) -> list[tuple[int, str]] | None:
 
 def _parse_line_specs(lines: list[tuple[int, str]], path: str) -> list[HandSpec]:
     """The specs of a file of deal lines, one a line; an error names the line."""
-    from .notation import parse_spec_line   # the notation builds on this module
+    from .notation import parse_spec_line  # the notation builds on this module
 
     specs = []
     many = len(lines) > 1

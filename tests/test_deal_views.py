@@ -14,8 +14,8 @@ from click.testing import CliRunner, Result
 from dobbm_solver import cli
 from dobbm_solver.analyzer import make_view
 from dobbm_solver.analyzer.view import AnalyzerError, View
-from dobbm_solver.dealer import Constraints, deal_random
 from dobbm_solver.cards import cardset
+from dobbm_solver.dealer import Constraints, deal_random
 from dobbm_solver.dealt import dealt_hands
 from dobbm_solver.handfile import parse_specs
 from dobbm_solver.notation import parse_spec_line

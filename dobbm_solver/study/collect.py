@@ -53,7 +53,7 @@ def deals_from(pairs: Iterable[tuple[str, Deal]]) -> list[StudyDeal]:
 
 def view_note(spec: HandSpec, path: str) -> str:
     """What a study says of an advice view it leaves out."""
-    from ..analyzer.checks import view_command   # the analyzer is loaded only for a view
+    from ..analyzer.checks import view_command  # the analyzer is loaded only for a view
 
     where = path if spec.doc is None else f"{path}[{spec.doc}]"
     return (f"{where}: a view for dobbm {view_command(spec)} (one seat's cards), left out: "
