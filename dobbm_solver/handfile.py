@@ -28,6 +28,11 @@ in a mapping is an error.  ``doublings`` is a whole number from 0 to
 input: at most :data:`MAX_BYTES` bytes are read from any file or stream, and
 the YAML limits of :mod:`dobbm_solver.safe_yaml` apply.
 
+A file (or stream) may instead hold deal lines in the one-line notation of
+:mod:`dobbm_solver.notation`, one deal a line, blank lines and ``#`` comments
+aside: :func:`parse_specs` reads it so when its first such line is a deal
+line (:func:`deal_lines_of`), and every reader here takes either form.
+
 Loading is two steps.  :func:`parse_spec` turns one YAML document into a
 :class:`HandSpec`, checking keys, types, card text and seat names but not
 the rules (its ``hands`` may be partial: only what ``me`` can see).
