@@ -166,7 +166,8 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
     cards each seat is dealt, before the exchange; SEAT may be `forehand`, the player after the
     dealer. Each deal is drawn uniformly from the deals that meet them (deals are drawn and
     thrown in until one fits); a constraint that no deal of the first 100,000
-    drawn meets is refused (exit 2). The same --seed gives the same deals.
+    drawn meets is refused (exit 2). The same --seed gives the same deals. With --view each
+    deal is written cut to one seat's view, which dobbm bid, discard, double or play reads.
     """
     bidder = None
     if view_choice is not None:
