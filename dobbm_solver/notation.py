@@ -181,6 +181,10 @@ def _line_to_raw(text: str) -> dict[str, Any]:
         seats = raw["seats"]
     elif not seats:
         raise NotationError(_SEATS, "no seat segments (like 'Anna: HA H10 ...')")
+    elif len(seats) < 4:
+        raise NotationError(_SEATS, f"need 4 seats, not {len(seats)} seat segment{'s' if len(seats) > 1 else ''}: "
+                                    "give every seat one, clockwise ('?' for a hand not seen), or the seats "
+                                    "whole like 'seats: Anna Bert Cora Dave', leaving the unseen out")
     raw["seats"] = seats
     if out:
         if len(out) > 1:

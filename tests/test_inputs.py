@@ -284,6 +284,9 @@ def test_a_seats_segment_is_checked_like_the_yaml_key():
         parse_spec_line("me: Anna | seats: Anna Bert Cora Dave | Xaver: HA")
     with pytest.raises(NotationError, match="cannot name a seat"):
         parse_spec_line("me: Anna | Anna: HA | Seats: ? | Cora: ? | Dave: ?")
+    with pytest.raises(NotationError, match=r"segment 'seats': need 4 seats, not 1 seat segment: give every "
+                                            r"seat one, clockwise \('\?' for a hand not seen\), or the seats whole"):
+        parse_spec_line("me: Bert | Bert: HA H10 HK EA E9 L8 L7 S6 | dealer: Dave | bids: Anna pass")
     deal = load_hand_file(HANDS / "example.yaml")[0]
     assert parse_deal_line(format_deal_line(deal) + " | seats: " + " ".join(deal.seats)) == deal
 
