@@ -389,3 +389,17 @@ def test_make_hands_deals_held_out_deals(make_hands, tmp_path, capsys):
                 ["--write", "--seed", "1", "--deals", "2"]):
         with pytest.raises(SystemExit):
             module.main(bad)
+
+
+@pytest.mark.parametrize("command", ["play", "check"])
+def test_a_view_with_a_trick_in_seat_order_is_told_so(tmp_path, command):
+    (spec,) = load_specs(HANDS / "play.yaml")
+    f = tmp_path / "view.yaml"
+    f.write_text((HANDS / "play.yaml").read_text(encoding="utf-8")
+                 .replace("LO LK L10 LA", "LA LO LK L10").replace("H9 H7 H10 SK", "SK H9 H7 H10"), encoding="utf-8")
+    message = ("tricks: trick 1 is written in seat order: each trick starts with its leader "
+               "(Bert, the declarer, who leads the first), then clockwise")
+    assert one_error(run(command, "-n", "2", str(f)) if command == "play" else run(command, str(f))) == \
+        f"Error: {f}: {message}"
+    line = format_spec_line(replace(spec, tricks=load_specs(f)[0].tricks))
+    assert one_error(run(command, "--deal", line)) == "Error: --deal: segment 'tricks': " + message.split(": ", 1)[1]

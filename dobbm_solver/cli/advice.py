@@ -8,8 +8,8 @@ import click
 
 from .._interrupt import exit_on_ctrl_c
 from ..report.advice import advice_dict, advice_partial, advice_text
-from .boundary import about, exit_interrupted
-from .inputs import read_docs
+from .boundary import exit_interrupted
+from .inputs import read_docs, view_of
 from .options import CONTEXT, DEAL, FILE, JOBS, JSON, QUIET, SAMPLES, SEED
 from .output import Progress, echo, echo_json
 
@@ -19,15 +19,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _analyze(command: str, file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int,
              jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
     with exit_on_ctrl_c():
-        from ..analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play, make_view
+        from ..analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play
 
     analyses: dict[str, Callable[..., Any]] = {"bid": analyze_bid, "discard": analyze_discard,
                                                "double": analyze_double, "play": analyze_play}
     run = analyses[command]
     views = []
     for doc in read_docs(() if file is None else (file,), deal_lines):
-        with about(doc.title, doc.line):
-            views.append((doc.title, make_view(doc.spec, command)))
+        views.append((doc.title, view_of(doc, command)))
     for n, (title, view) in enumerate(views):
         with Progress(f"{command}: solving samples", quiet) as bar:
             advice = run(view, samples=samples, seed=seed, jobs=jobs, progress=bar.reach)

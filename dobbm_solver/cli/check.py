@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ..report.check import check_dict, check_line, check_text, check_view_dict, check_view_line, check_view_text
-from .boundary import about
-from .inputs import deal_of, read_docs
+from .inputs import deal_of, read_docs, view_of
 from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM
 from .output import echo, echo_json
 
@@ -28,13 +27,11 @@ def check(file: str | None, deal_lines: tuple[str, ...], as_json: bool, line_onl
     """
     docs = read_docs(() if file is None else (file,), deal_lines)
     for n, doc in enumerate(docs):
-        if doc.spec.me is not None:
-            from ..analyzer import make_view
+        if doc.spec.is_view:
             from ..analyzer.checks import view_command
 
             command = view_command(doc.spec)
-            with about(doc.title, doc.line):
-                spec = make_view(doc.spec, command).spec()
+            spec = view_of(doc, command).spec()
             if as_json:
                 echo_json(check_view_dict(spec, command))
             elif line_only:

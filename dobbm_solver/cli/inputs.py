@@ -10,17 +10,22 @@ on; an error names its document first (see :func:`~.boundary.about`).
 from __future__ import annotations
 
 import sys
-from typing import NamedTuple, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import click
 
 from ..deal import Deal
+from ..dealt import seat_order_reading
 from ..errors import DobbmError
-from ..handfile import HandSpec, load_specs, load_stream_specs, spec_to_deal
+from ..handfile import HandFileError, HandSpec, load_specs, load_stream_specs, spec_to_deal
 from ..notation import NotationError, parse_spec_line
 from .boundary import DEAL_TITLE, BadInput, about
 
-__all__ = ["Doc", "read_docs", "deal_of", "read_doc_deals", "read_deals"]
+if TYPE_CHECKING:   # the analyzer is loaded only when a view is read
+    from ..analyzer.view import View
+
+__all__ = ["Doc", "read_docs", "deal_of", "view_of", "read_doc_deals", "read_deals"]
 
 
 class Doc(NamedTuple):
@@ -96,6 +101,27 @@ def deal_of(doc: Doc, allow_revokes: bool = False, command: str | None = None) -
             raise NotationError("head", "missing: a deal line begins with CONTRACT DECLARER "
                                         "like 'dobbm Anna |'")
         return spec_to_deal(doc.spec, allow_revokes=allow_revokes)
+
+
+def view_of(doc: Doc, command: str) -> View:
+    """The checked view of a document for the advice ``command`` (a view whose tricks are
+    consistent only read in seat order gets the error that says each trick starts with its
+    leader)."""
+    from ..analyzer import make_view
+
+    with about(doc.title, doc.line):
+        try:
+            return make_view(doc.spec, command)
+        except HandFileError:
+            reading = seat_order_reading(doc.spec)
+            if reading is not None:
+                try:
+                    make_view(replace(doc.spec, tricks=reading.tricks), command)
+                except DobbmError:
+                    pass
+                else:
+                    raise HandFileError(doc.spec.path, "tricks", reading.message(), doc.spec.doc) from None
+            raise
 
 
 def read_doc_deals(sources: Sequence[str], deal_lines: Sequence[str],
