@@ -59,7 +59,7 @@ from .dealt import dealt_hands, hands_from_dealt, seat_order_reading
 from .echo import brief, describe
 from .errors import DobbmError
 from .rules import CONTRACTS
-from .safe_yaml import MAX_NESTING, YamlLimit, load_documents
+from .safe_yaml import MAX_DOCUMENTS, MAX_NESTING, YamlLimit, load_documents
 
 BIDS: tuple[str, ...] = ("pass", "dobbm", "solo")
 KEYS: tuple[str, ...] = (
@@ -400,6 +400,7 @@ MAX_TEXT = 32 * 1024 * 1024      # characters in one hand file
 MAX_BYTES = 4 * MAX_TEXT          # bytes read from one file or stream, whatever it is
 _READ_CHUNK = 1024 * 1024
 _BRACKETS = re.compile(r"[\[\]{}]")
+_BOM = "\ufeff"   # a byte order mark a text editor may put first
 
 
 def _nesting(text: str) -> int:
@@ -437,7 +438,7 @@ def deal_lines_of(text: str) -> list[tuple[int, str]] | None:
     """The deal lines of a text in the one-line notation, each with its line number
     (blank lines and ``#`` comments skipped), or None when the text is YAML (its first
     line that is not blank or a comment is no deal line)."""
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+    lines = [(n, line.strip()) for n, line in enumerate(text.removeprefix(_BOM).splitlines(), 1)
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines or not is_deal_line(lines[0][1]):
         return None
@@ -448,6 +449,8 @@ def _parse_line_specs(lines: list[tuple[int, str]], path: str) -> list[HandSpec]
     """The specs of a file of deal lines, one a line; an error names the line."""
     from .notation import parse_spec_line  # the notation builds on this module
 
+    if len(lines) > MAX_DOCUMENTS:
+        raise HandFileError(path, None, f"more than {MAX_DOCUMENTS} deal lines: split the file")
     specs = []
     many = len(lines) > 1
     for k, (n, line) in enumerate(lines, 1):

@@ -403,3 +403,18 @@ def test_a_view_with_a_trick_in_seat_order_is_told_so(tmp_path, command):
         f"Error: {f}: {message}"
     line = format_spec_line(replace(spec, tricks=load_specs(f)[0].tricks))
     assert one_error(run(command, "--deal", line)) == "Error: --deal: segment 'tricks': " + message.split(": ", 1)[1]
+
+
+def test_a_line_file_is_bounded_and_may_begin_with_a_byte_order_mark(tmp_path):
+    from dobbm_solver.safe_yaml import MAX_DOCUMENTS
+
+    line = format_deal_line(load_hand_file(HANDS / "example.yaml")[0])
+    assert load_specs_of(tmp_path, "\ufeff" + line + "\r\n") == parse_specs(line)
+    with pytest.raises(HandFileError, match=f"more than {MAX_DOCUMENTS} deal lines: split the file"):
+        parse_specs((line + "\n") * (MAX_DOCUMENTS + 1), "big.txt")
+
+
+def load_specs_of(tmp_path: Path, text: str) -> list:
+    f = tmp_path / "deal.txt"
+    f.write_bytes(text.encode("utf-8"))
+    return load_specs(f)
