@@ -16,6 +16,15 @@ values are exact).  32 such calls review a whole hand, on one solver.
 Units follow :func:`dobbm_solver.rules.units`: what each defender pays the
 declarer, one payment.  A card's ``units_cost`` is what that payment moved
 against its side.
+
+The decisions before the play are judged with open cards too.  The lay-away
+of a Dobbm (:class:`DiscardReview`): one :meth:`Solver.study_discards` of the
+deal before the exchange values every legal lay-away; the one made is set
+against the best.  The doublings (:class:`DoublingReview`): each Schwacher or
+Retour said, and the next one not said, against the open-card result from the
+opening lead: a doubling doubles the stake, so it wins its side the stake
+when that side wins with open cards and loses it when the side loses (the
+answers it could draw are not valued).
 """
 
 from __future__ import annotations
@@ -23,8 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from .cards import Card, cardset, sorted_cards, trick_winner
-from .deal import Deal, PlayState, cards_played, final_points, replay, trick_seats, validate
+from .cards import Card, CardSet, cardset, sorted_cards, trick_winner
+from .deal import MAX_DOUBLINGS, Deal, PlayState, cards_played, final_points, replay, trick_seats, validate
+from .dealt import dealt_hands
 from .errors import DobbmError
 from .playout import play_card
 from .rules import Outcome, outcome, units
@@ -89,6 +99,105 @@ class PlayerReview:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DiscardReview:
+    """The lay-away of a Dobbm against every legal one, with open cards.
+
+    ``points`` is the declarer's final points under best play from the opening
+    lead with the lay-away made, ``best_points`` with a best one; ``best`` the
+    lay-aways that reach ``best_points`` (in the study's order); ``rank`` is 1
+    plus the number of lay-aways that do better than the one made, of
+    ``count`` legal ones.  ``units_cost``: what the lay-away lost the declarer
+    in units of one payment, at the hand's contract and doublings.
+    """
+
+    cards: CardSet
+    points: int
+    best: tuple[CardSet, ...]
+    best_points: int
+    rank: int
+    count: int
+    units_cost: int
+
+    @property
+    def cost(self) -> int:
+        """What the lay-away lost the declarer in points (0 for a best one)."""
+        return self.best_points - self.points
+
+
+@dataclass(frozen=True, kw_only=True)
+class DoublingReview:
+    """One doubling, said or not, against the open-card result ``points``.
+
+    ``number`` counts the doublings (1: the defenders' Schwacher, 2: the
+    declarer's Retour, 3: the defenders' Retour back ...); the side to say it
+    is the declarer's when ``number`` is even.  ``stake`` is what each defender
+    pays the declarer before it, at ``points`` (negative: the declarer pays);
+    ``worth`` what saying it wins its side in units of one payment (negative:
+    loses); ``cost`` what the choice made lost the side (0: the right choice).
+    """
+
+    number: int
+    said: bool
+    points: int
+    stake: int
+    worth: int
+
+    @property
+    def by_declarer(self) -> bool:
+        return self.number % 2 == 0
+
+    @property
+    def name(self) -> str:
+        return "Schwacher" if self.number == 1 else "Retour"
+
+    @property
+    def cost(self) -> int:
+        return max(0, -self.worth) if self.said else max(0, self.worth)
+
+
+def doubling_review(points: int, contract: str, number: int, said: bool) -> DoublingReview:
+    """Doubling ``number`` (1-based), ``said`` or not, judged at the declarer's open-card
+    ``points``: it doubles the stake, winning it for the side that wins at ``points``."""
+    stake = units(points, contract, number - 1)
+    worth = stake if number % 2 == 0 else -stake
+    return DoublingReview(number=number, said=said, points=points, stake=stake, worth=worth)
+
+
+def review_doublings(deal: Deal, points: int) -> tuple[DoublingReview, ...]:
+    """Each doubling of ``deal`` said, then the next one not said (unless the most
+    were said), judged at the declarer's open-card ``points`` from the opening lead."""
+    said = [doubling_review(points, deal.contract, n, True) for n in range(1, deal.doublings + 1)]
+    if deal.doublings < MAX_DOUBLINGS:
+        said.append(doubling_review(points, deal.contract, deal.doublings + 1, False))
+    return tuple(said)
+
+
+def deal_before_discard(deal: Deal) -> Deal:
+    """A Dobbm with its lay-away made, taken back to before the exchange, at the opening
+    lead: the declarer holds the 8 dealt cards, the Dobb is still in the middle."""
+    start = deal_before_play(deal)
+    hands = dict(start.hands)
+    hands[deal.declarer] = dealt_hands(start)[deal.declarer]
+    return replace(start, hands=hands, discard=None)
+
+
+def review_discard(solver: Solver, deal: Deal) -> DiscardReview | None:
+    """The lay-away of ``deal`` (a Dobbm with it made) against every legal one with open
+    cards; None for a Solo or a Dobbm whose lay-away is not chosen."""
+    if deal.contract != "dobbm" or deal.discard is None:
+        return None
+    study = solver.study_discards(deal_before_discard(deal), jobs=1)
+    made = [r.declarer_points for r in study if r.cards == deal.discard]
+    points = made[0] if made else solver.solve(deal_before_play(deal)).declarer_points
+    best_points = study[0].declarer_points
+    return DiscardReview(
+        cards=deal.discard, points=points, best_points=best_points,
+        best=tuple(r.cards for r in study if r.declarer_points == best_points),
+        rank=1 + sum(r.declarer_points > points for r in study), count=len(study),
+        units_cost=units(best_points, deal.contract, deal.doublings) - units(points, deal.contract, deal.doublings))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Review:
     """A played hand reviewed.
 
@@ -96,7 +205,9 @@ class Review:
     opening lead; ``declarer_points`` the result as played (a finished hand),
     or the value of the position now under best play (an unfinished one).
     ``first_change`` is the first card that changed the result (the outcome
-    or the units), None if none did.
+    or the units), None if none did.  ``discard`` judges a Dobbm's lay-away
+    (None for a Solo), ``doublings`` each doubling said and the next one not
+    said, at ``start_points``.
     """
 
     deal: Deal
@@ -106,6 +217,8 @@ class Review:
     start_points: int
     declarer_points: int
     finished: bool
+    discard: DiscardReview | None = None
+    doublings: tuple[DoublingReview, ...] = ()
 
     @property
     def first_change(self) -> CardReview | None:
@@ -129,7 +242,8 @@ def deal_before_play(deal: Deal, state: PlayState | None = None) -> Deal:
 
 
 def review_hand(solver: Solver, deal: Deal) -> Review:
-    """Review every card of ``deal.tricks`` (0 to 8 tricks, the last maybe unfinished).
+    """Review every card of ``deal.tricks`` (0 to 8 tricks, the last maybe unfinished),
+    the lay-away of a Dobbm and the doublings.
 
     The deal is validated first: a revoke in the tricks raises a
     :class:`~dobbm_solver.deal.DealError` naming the trick and the card.
@@ -153,8 +267,11 @@ def review_hand(solver: Solver, deal: Deal) -> Review:
         now = begin = solver.solve(position).declarer_points
     if state.finished:
         assert now == final_points(position, state)
+    discard = review_discard(solver, deal)
+    assert discard is None or discard.points == begin
     return Review(deal=deal, start=start, cards=tuple(reviews), players=_players(deal, reviews),
-                  start_points=begin, declarer_points=now, finished=state.finished)
+                  start_points=begin, declarer_points=now, finished=state.finished, discard=discard,
+                  doublings=review_doublings(deal, begin))
 
 
 def _cards_in_order(deal: Deal) -> list[tuple[int, Card]]:
@@ -204,5 +321,6 @@ def trick_rows(review: Review) -> list[tuple[int, str, tuple[CardReview, ...], s
     return rows
 
 
-__all__ = ["CardReview", "PlayerReview", "Review", "ReviewError", "deal_before_play",
-           "card_review", "review_hand", "trick_rows"]
+__all__ = ["CardReview", "DiscardReview", "DoublingReview", "PlayerReview", "Review", "ReviewError",
+           "deal_before_discard", "deal_before_play", "card_review", "doubling_review", "review_discard",
+           "review_doublings", "review_hand", "trick_rows"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import card_name, card_points
+from ..cards import card_name, card_points, cards_text
 from ..notation import format_deal_line
-from ..review import CardReview, Review, trick_rows
+from ..review import CardReview, DiscardReview, DoublingReview, Review, trick_rows
 from .diagram import finished, hands_diagram, heading, result_split, trick_grid
 from .diagram import trick_rows as diagram_rows
 
@@ -23,12 +23,59 @@ def card_dict(r: CardReview) -> dict[str, Any]:
             "units_cost": r.units_cost}
 
 
+def discard_dict(d: DiscardReview) -> dict[str, Any]:
+    """The JSON object of a lay-away judged with open cards (points are the declarer's)."""
+    return {"cards": cards_text(d.cards), "points": d.points, "best": [cards_text(b) for b in d.best],
+            "best_points": d.best_points, "cost": d.cost, "units_cost": d.units_cost, "rank": d.rank,
+            "legal": d.count}
+
+
+def doubling_dict(d: DoublingReview) -> dict[str, Any]:
+    """The JSON object of a doubling, said or not, judged at the open-card result."""
+    return {"number": d.number, "name": d.name, "side": "declarer" if d.by_declarer else "defenders",
+            "said": d.said, "points": d.points, "stake": d.stake, "worth": d.worth, "cost": d.cost}
+
+
+def _units(u: int) -> str:
+    return f"{u} unit{'s' if u != 1 else ''}"
+
+
+def discard_line(d: DiscardReview, declarer: str) -> str:
+    """One line on a lay-away: its points with open cards against the best."""
+    text = f"lay-away {cards_text(d.cards)}: {declarer} {d.points} points with open cards"
+    if not d.cost:
+        others = len(d.best) - 1
+        return text + (f", a best one (with {others} other{'s' if others != 1 else ''} as good)"
+                       if others else ", the best one") + f" of {d.count}"
+    more = f", {len(d.best) - 1} more as good" if len(d.best) > 1 else ""
+    cost = f"cost {d.cost} points" + (f", {_units(d.units_cost)}" if d.units_cost else "")
+    return (text + f"; best {cards_text(d.best[0])}, {d.best_points} points{more}; "
+            f"this one ranks {d.rank} of {d.count}: {cost}")
+
+
+def doubling_line(d: DoublingReview) -> str:
+    """One line on a doubling said or not: right or what it cost, in units of one payment."""
+    side = "the declarer" if d.by_declarer else "the defenders"
+    if d.said:
+        if d.worth > 0:
+            return f"{d.name} said: right, it won {side} {_units(d.worth)}"
+        if d.worth < 0:
+            return f"{d.name} said: it cost {side} {_units(-d.worth)}"
+        return f"{d.name} said: no difference at a standoff"
+    if d.worth > 0:
+        return f"no {d.name}: it would have won {side} {_units(d.worth)}"
+    return f"no {d.name}: right" + (f", it would have cost {side} {_units(-d.worth)}"
+                                    if d.worth < 0 else " (no difference at a standoff)")
+
+
 def review_dict(review: Review) -> dict[str, Any]:
     """The JSON object of one reviewed deal (``dobbm review --json``).
 
     ``cards`` in play order, ``players`` by seat; points are the declarer's
     final points, except ``cost``/``points_lost``/``units_lost``, which are
-    what the seat's own side lost.
+    what the seat's own side lost.  ``lay_away`` judges a Dobbm's lay-away
+    (null for a Solo), ``doubling`` each doubling said and the next not said,
+    at ``start_points``.
     """
     deal = review.deal
     first = review.first_change
@@ -49,6 +96,8 @@ def review_dict(review: Review) -> dict[str, Any]:
                     for p in review.players},
         "first_change": None if first is None else {"trick": first.trick, "seat": first.seat,
                                                     "card": card_name(first.card)},
+        "lay_away": None if review.discard is None else discard_dict(review.discard),
+        "doubling": [doubling_dict(d) for d in review.doublings],
     }
 
 
@@ -119,6 +168,12 @@ def review_text(review: Review, title: str, diagram: bool = False) -> str:
     where = "as played" if review.finished else "now, best play from here"
     lines.append(f"  {where}: {decl} {review.declarer_points} points ({review.outcome.value}); "
                  + payment_text(decl, review.units))
+    if review.discard is not None:
+        lines.append("  " + discard_line(review.discard, decl))
+    if review.doublings:
+        lines.append(f"  doubling, judged at {review.start_points} points with open cards "
+                     "(units of one payment):")
+        lines += [f"    {doubling_line(d)}" for d in review.doublings]
     if not review.cards:
         lines.append("  no card played yet: nothing to review")
         if diagram:
