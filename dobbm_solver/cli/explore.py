@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 import click
 
@@ -18,6 +18,7 @@ from .boundary import BadInput, about
 from .inputs import read_deals
 from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM, TT_MB, open_solver
 from .output import echo, echo_json, say
+from .prompt import Commands
 
 __all__ = ["explore", "Reply", "run_command"]
 
@@ -92,48 +93,6 @@ def _terminal_as_stdin() -> bool:
     os.close(fd)
     sys.stdin = open(0, encoding=sys.stdin.encoding if sys.stdin else "utf-8", closefd=False)
     return True
-
-
-class Commands:
-    """The command lines, one at a time: from a terminal with line editing, history and
-    Tab completion (``words``: what may be typed now) through the ``readline`` module,
-    where there is one, and a prompt; from anything else plainly, with no prompt."""
-
-    def __init__(self, words: Callable[[], list[str]]) -> None:
-        self.terminal = sys.stdin is not None and sys.stdin.isatty()
-        self.editing = self.terminal and sys.stdout.isatty()
-        self.words = words
-        if self.editing:
-            try:
-                import readline  # once loaded, input() edits lines and keeps their history
-            except ImportError:
-                return
-            readline.set_completer(self._complete)
-            readline.set_completer_delims(" ")
-            libedit = "libedit" in (readline.__doc__ or "")
-            readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
-
-    def _complete(self, text: str, state: int) -> str | None:
-        matches = [w for w in self.words() if w.lower().startswith(text.lower())]
-        return matches[state] if state < len(matches) else None
-
-    def read(self, prompt: str) -> str | None:
-        """The next command line, None at the end of the input."""
-        if sys.stdin is None:
-            return None
-        if self.editing:
-            try:
-                return input(prompt)
-            except EOFError:
-                echo("")
-                return None
-            except KeyboardInterrupt:   # the boundary ends the command; its line starts on a line of its own
-                echo("")
-                raise
-        if self.terminal:
-            say(prompt)
-        line = sys.stdin.readline()
-        return line if line else None
 
 
 @click.command(context_settings=CONTEXT)
