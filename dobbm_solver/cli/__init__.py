@@ -14,7 +14,7 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while the comman
     import click
 
     from .. import __version__
-    from . import advice, arena, bench, check, deal, explore, review, score, solve, study
+    from . import advice, arena, bench, check, deal, explore, practice, review, score, solve, study
     from .boundary import DobbmGroup, command_runs
     from .options import CONTEXT
 
@@ -43,6 +43,7 @@ def main() -> None:
       dobbm score hands/finished.yaml           score a finished hand, revokes charged
       dobbm review hands/played.yaml            what each card played cost, with open cards
       dobbm explore hands/played.yaml           step through a deal card by card, try other cards
+      dobbm practice --hands 4 --save s.yaml    play a seat against the computer, reviewed after each hand
       dobbm study hands/benchmark.yaml -o out.jsonl   many deals, all cores, resumable
       dobbm arena advice rule --deals 20        self-play with hidden cards, paired
       dobbm bench --check                       the search's signature and speed, for CI
@@ -54,7 +55,7 @@ def main() -> None:
 
 for _command in (solve.solve, check.check, score.score, review.review, study.study, advice.bid,
                  advice.discard, advice.double, advice.play, arena.arena, explore.explore, bench.bench,
-                 deal.deal):
+                 deal.deal, practice.practice):
     main.add_command(_command)
 
 if not command_runs(__name__):   # imported as a library: Ctrl-C as it was (else see DobbmGroup.invoke)
