@@ -69,10 +69,14 @@ def test_score_takes_every_deal_line_in_order():
     finished = line_of("finished.yaml")
     assert "doublings: 1" in finished
     undoubled = finished.replace("doublings: 1", "doublings: 0")
-    got = objects(run("score", "--json", "--deal", finished, "--deal", undoubled, "--deal", finished))
+    # the lines are a session: Bert declares each hand, so Bert deals the next
+    dealt_by_bert = [line.replace("dealer: Anna", "dealer: Bert") for line in (undoubled, finished)]
+    got = objects(run("score", "--json", "--deal", finished, "--deal", dealt_by_bert[0], "--deal", dealt_by_bert[1]))
     (alone_finished,) = objects(run("score", "--json", "--deal", finished))
     (alone_undoubled,) = objects(run("score", "--json", "--deal", undoubled))
-    assert got == [alone_finished, alone_undoubled, alone_finished]
+    assert got[:3] == [alone_finished, alone_undoubled, alone_finished]
+    assert [h["payments"] for h in got[3]["session"]["hands"]] == [
+        alone_finished["payments"], alone_undoubled["payments"], alone_finished["payments"]]
     assert alone_finished != alone_undoubled
 
 

@@ -86,7 +86,7 @@ def _bid(ask: Ask[Any], line: str) -> Reply:
         return Reply("answer", line)
     if line in ("pass", "dobbm", "solo"):
         return _error(f"{line}: not open after a Dobbm (say {' or '.join(ask.options)})")
-    return _error(f"{brief(line)}: say {', '.join(ask.options)} (or hint, help, quit)")
+    return _error(f"{brief(line)}: say {', '.join(ask.options[:-1])} or {ask.options[-1]} (or hint, help, quit)")
 
 
 def _double(ask: Ask[Any], line: str) -> Reply:

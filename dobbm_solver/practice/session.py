@@ -24,7 +24,7 @@ __all__ = ["PRACTICE_SAMPLES", "SEATS", "Session"]
 
 #: The computer's sample counts, per decision: each decision of the computer well
 #: under a second on 2 cores (``benchmarks/bench_practice.py`` measures it).
-PRACTICE_SAMPLES = ArenaSamples(bid=96, discard=32, double=96, play=48)
+PRACTICE_SAMPLES = ArenaSamples(bid=96, discard=24, double=96, play=48)
 
 
 @dataclass

@@ -31,7 +31,8 @@ from .diagram import DISPLAY_SUITS
 from .review import discard_dict, doubling_dict, payment_text
 
 __all__ = ["answer_text", "ask_dict", "example_discard", "ask_text", "event_dict", "event_text", "help_text",
-           "hand_start_dict", "hand_start_text", "review_dict", "review_text", "totals_dict", "totals_text", "UNITS_NOTE"]
+           "hand_start_dict", "hand_start_text", "result_dict", "result_text", "review_dict", "review_text",
+           "totals_dict", "totals_text", "UNITS_NOTE"]
 
 BID_NAMES = {"pass": "pass", "dobbm": "Dobbm", "solo": "Solo"}
 #: The units of the practice review and the totals.

@@ -1,0 +1,88 @@
+"""The time of each decision the computer makes in ``dobbm practice``: a bid, a lay-away, a
+doubling, a card, with the sample counts the command uses.
+
+Run from the repository root (it writes nothing):
+
+    python benchmarks/bench_practice.py                  # 20 hands of seed 1
+    python benchmarks/bench_practice.py --hands 50 --seed 7
+
+The player's seat answers every question with the advice (as ``hint`` does),
+so the hands play as a session does.  A computer decision is timed from the
+event before it (or the player's answer) to the event it gives: the bid said,
+the lay-away made, the doubling said or not, the card played; the open-card
+review after each hand is not a decision and is left out.  The figures are
+seconds per decision by kind: count, median, 95th percentile and the
+slowest; the goal is every decision under 1 s on 2 cores.  Timings depend on
+what else the machine runs: run it on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
+
+from dobbm_solver.practice.session import PRACTICE_SAMPLES, Session  # noqa: E402
+from dobbm_solver.practice.table import (  # noqa: E402
+    Ask,
+    BidSaid,
+    CardPlayed,
+    DoublingSaid,
+    Event,
+    LaidAway,
+)
+from dobbm_solver.solver import DEFAULT_TT_MB, Solver  # noqa: E402
+
+GOAL_SECONDS = 1.0
+KINDS = {BidSaid: "bid", LaidAway: "discard", DoublingSaid: "double", CardPlayed: "play"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20, metavar="N", help="hands to play (default 20)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the session's seed (default 1)")
+    parser.add_argument("--seat", default="Anna", help="the player's seat (default Anna)")
+    args = parser.parse_args(argv)
+    session = Session(seed=args.seed, me=args.seat, solver=Solver(DEFAULT_TT_MB))
+    times: dict[str, list[float]] = {k: [] for k in KINDS.values()}
+    clock = [time.perf_counter()]
+
+    def player(ask: Ask[Any]) -> Any:
+        answer = ask.advice()
+        clock[0] = time.perf_counter()
+        return answer
+
+    def tell(e: Event) -> None:
+        now = time.perf_counter()
+        seat = getattr(e, "seat", None)
+        kind = KINDS.get(type(e))
+        if kind is not None and seat != args.seat:
+            times[kind].append(now - clock[0])
+        clock[0] = now
+
+    while len(session.reviews) < args.hands:
+        clock[0] = time.perf_counter()
+        session.play(player, tell)
+    print(f"practice: {args.hands} hands of seed {args.seed}, {session.deals} deals; samples "
+          f"{PRACTICE_SAMPLES.text()}; seconds per computer decision (goal: under {GOAL_SECONDS:g} s)")
+    worst = 0.0
+    for kind, ts in times.items():
+        if not ts:
+            continue
+        ts.sort()
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        worst = max(worst, ts[-1])
+        print(f"  {kind:<8} {len(ts):>5} decisions  median {statistics.median(ts):.3f}  "
+              f"p95 {p95:.3f}  slowest {ts[-1]:.3f}")
+    print(f"  slowest of all: {worst:.3f} s ({'within' if worst < GOAL_SECONDS else 'over'} the goal)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
