@@ -155,7 +155,8 @@ def _words(ask: Ask[Any]) -> list[str]:
 
 @click.command(context_settings=CONTEXT)
 @click.option("--seat", type=click.Choice(SEATS, case_sensitive=False), default=SEATS[0], show_default=True,
-              help="Your seat; the computer plays the other three.")
+              metavar="SEAT", help=f"Your seat, {', '.join(SEATS[:-1])} or {SEATS[-1]}; the computer plays the "
+                                   "other three.")
 @click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=1, show_default=True, metavar="N",
               help=f"Hands to play, 1 to {MAX_HANDS} (a deal all four pass is dealt again and not counted).")
 @SEED
@@ -232,7 +233,7 @@ def practice(seat: str, hands: int, seed: int, save: str | None, as_json: bool, 
             board = session.next_board()
             number, deal_number = len(session.reviews) + 1, session.deals + 1
             args = (number, hands, deal_number, board.seats, board.dealer, me, board.hands[me])
-            show(hand_start_text(*args), hand_start_dict(*args))
+            show(("\n" if session.deals else "") + hand_start_text(*args), hand_start_dict(*args))
             review = session.play(player, tell)
             show(review_text(review), review_dict(review, number))
             if review.hand.deal is None:
@@ -240,7 +241,7 @@ def practice(seat: str, hands: int, seed: int, save: str | None, as_json: bool, 
             if out is not None:
                 out.write(review.hand, seed)
             played = len(session.reviews)
-            show(totals_text(session.totals, played, me) + "\n", totals_dict(session.totals, played))
+            show(totals_text(session.totals, played, me), totals_dict(session.totals, played))
     except _Stop as stop:
         ended = stop.reason
     finally:
