@@ -92,7 +92,7 @@ def _bid(ask: Ask[Any], line: str) -> Reply:
 def _double(ask: Ask[Any], line: str) -> Reply:
     word = ask.options[0]
     if line in DOUBLE_WORDS:
-        if line != DOUBLE and line != word:
+        if (line == "schwacher") != (word == DOUBLE) and line != DOUBLE:
             return _error(f"{line}: say {word} or {GOOD} (the doubling now is a "
                           f"{'Schwacher' if word == DOUBLE else 'Retour'})")
         return Reply("answer", True)
