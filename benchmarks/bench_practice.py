@@ -28,8 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
 
-from dobbm_solver.practice.session import PRACTICE_SAMPLES, Session  # noqa: E402
-from dobbm_solver.practice.table import (  # noqa: E402
+from dobbm_solver.practice.game import (  # noqa: E402
     Ask,
     BidSaid,
     CardPlayed,
@@ -37,6 +36,7 @@ from dobbm_solver.practice.table import (  # noqa: E402
     Event,
     LaidAway,
 )
+from dobbm_solver.practice.session import PRACTICE_SAMPLES, Session  # noqa: E402
 from dobbm_solver.solver import DEFAULT_TT_MB, Solver  # noqa: E402
 
 GOAL_SECONDS = 1.0

@@ -76,11 +76,11 @@ def test_the_shared_options_are_where_they_belong():
                           if any(name in p.opts for p in cmd.params if isinstance(p, click.Option)))
              for name in SHARED}
     assert takes["--jobs"] == ["arena", "bid", "discard", "double", "play", "solve", "study"]
-    assert takes["--seed"] == ["arena", "bid", "deal", "discard", "double", "play"]
-    assert takes["--json"] == ["arena", "bench", "bid", "check", "discard", "double", "explore", "play", "review",
-                               "score", "solve"]
+    assert takes["--seed"] == ["arena", "bid", "deal", "discard", "double", "play", "practice"]
+    assert takes["--json"] == ["arena", "bench", "bid", "check", "discard", "double", "explore", "play", "practice",
+                               "review", "score", "solve"]
     assert takes["--no-diagram"] == ["check", "explore", "review", "score", "solve"]
-    assert takes["--tt-mb"] == ["bench", "explore", "review", "solve", "study"]
+    assert takes["--tt-mb"] == ["bench", "explore", "practice", "review", "solve", "study"]
     assert takes["--scheduler"] == ["arena", "study"]
 
 

@@ -383,6 +383,10 @@ tricks:
 TITLE: review: Dobbm by Anna
   best play from the opening lead: Anna 74 points (win)
   as played: Anna 71 points (win); each defender pays Anna 3 units
+  lay-away EU LU L6 SK: Anna 74 points with open cards; best LU L6 SK SU, 78 points; \
+this one ranks 5 of 383: cost 4 points, 1 unit
+  doubling, judged at 74 points with open cards (units of one payment):
+    no Schwacher: right, it would have cost the defenders 3 units
   trick  lead  Anna     Bert     Cora     Dave     pts  won by
       1  Anna  HA -20!  H6       HO       H7        14  Anna
       2  Anna  EA       E8       E7       E9        11  Anna

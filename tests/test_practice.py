@@ -24,9 +24,9 @@ from dobbm_solver.cards import card_name
 from dobbm_solver.cli.practice import read_answer
 from dobbm_solver.handfile import load_hand_file
 from dobbm_solver.practice import Session
+from dobbm_solver.practice.game import Ask
 from dobbm_solver.practice.judge import CardJudged
 from dobbm_solver.practice.savefile import HEADER
-from dobbm_solver.practice.table import Ask
 from dobbm_solver.review import review_hand
 from dobbm_solver.solver import Solver
 
@@ -187,6 +187,9 @@ def test_a_file_practice_did_not_write_is_refused_and_left_as_it_is(tmp_path):
     first = own.read_text(encoding="utf-8")
     assert run("--save", str(own), "--seed", "4", input=HINTS).exit_code == 0    # its own: written over
     assert own.read_text(encoding="utf-8") != first and len(load_hand_file(own)) == 1
+    second = own.read_text(encoding="utf-8")
+    assert run("--save", str(own), "--seed", "5", input="").exit_code == 0    # no hand finished: kept
+    assert own.read_text(encoding="utf-8") == second
 
 
 def test_yes_hint_through_a_real_pipe(tmp_path):

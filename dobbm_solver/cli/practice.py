@@ -10,8 +10,8 @@ import click
 from ..cards import CardError, card_name, cards_text, cardset, parse_card, parse_cards
 from ..echo import brief
 from ..practice import Session, SessionFile
+from ..practice.game import DOUBLE, GOOD, RETOUR, Ask, Event
 from ..practice.session import SEATS
-from ..practice.table import DOUBLE, GOOD, RETOUR, Ask, Event
 from ..report.practice import (
     answer_text,
     ask_dict,

@@ -42,7 +42,7 @@ from ..review import (
 )
 from ..rules import units
 from ..solver import Solver
-from .table import Decision, HandPlayed
+from .game import Decision, HandPlayed
 
 __all__ = ["BidJudged", "CardJudged", "DiscardJudged", "DoublingJudged", "Judged", "PracticeReview",
            "judge_hand"]

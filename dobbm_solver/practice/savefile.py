@@ -9,8 +9,8 @@ so ``dobbm score FILE`` totals the file as a session.
 
 The file's first line is :data:`HEADER`.  Only a file that does not exist,
 is empty, or starts with that line (one this command wrote) is written, and
-then from its start; anything else is refused and left byte for byte as it
-was.  The file is locked while a session writes it, and only a regular file
+then from its start when the first hand ends; anything else is refused and
+left byte for byte as it was.  The file is locked while a session writes it, and only a regular file
 is opened (the policy of :mod:`dobbm_solver.resultfile`).
 """
 
@@ -21,7 +21,7 @@ import yaml
 from ..errors import DobbmError, DobbmRuntimeError
 from ..handfile import deal_to_dict
 from ..resultfile import LockedFile
-from .table import HandPlayed
+from .game import HandPlayed
 
 __all__ = ["HEADER", "PracticeFileError", "PracticeWriteError", "SessionFile", "hand_document"]
 
@@ -80,14 +80,17 @@ class SessionFile:
             self.file.close()
             raise PracticeFileError(f"{self.name}: not a session file of dobbm practice (its first line is "
                                     f"not {HEADER[:24]!r}...); refused, left as it is: give another file")
-        self.file.replace((HEADER + "\n").encode())
         self.hands = 0
 
     def write(self, hand: HandPlayed, seed: int) -> None:
-        """Append the finished ``hand`` whole, as the next document."""
+        """Write the finished ``hand`` whole as the next document; the first replaces what
+        the file held (a session it wrote before), so that a session ended before its
+        first hand leaves the file as it was."""
         self.hands += 1
-        text = ("" if self.hands == 1 else "---\n") + hand_document(hand, self.hands, seed)
-        self.file.append(text.encode("utf-8"))
+        if self.hands == 1:
+            self.file.replace((HEADER + "\n" + hand_document(hand, 1, seed)).encode("utf-8"))
+        else:
+            self.file.append(("---\n" + hand_document(hand, self.hands, seed)).encode("utf-8"))
 
     def close(self) -> None:
         self.file.close()

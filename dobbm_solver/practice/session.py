@@ -17,8 +17,8 @@ from ..arena.decisions import Board, Env
 from ..arena.game import SEATS, deal_board
 from ..arena.strategies import ArenaSamples
 from ..solver import Solver
+from .game import Player, Tell, play_practice_hand
 from .judge import PracticeReview, judge_hand
-from .table import Player, Tell, play_practice_hand
 
 __all__ = ["PRACTICE_SAMPLES", "SEATS", "Session"]
 

@@ -12,8 +12,7 @@ from typing import Any, Mapping
 from ..cards import BB_SUITS, BB_TRUMPS, Card, CardSet, card_name, card_points, cards_text, scan_forward, set_names
 from ..deal import trick_seats
 from ..notation import format_deal_line
-from ..practice.judge import BidJudged, DiscardJudged, DoublingJudged, Judged, PracticeReview
-from ..practice.table import (
+from ..practice.game import (
     DOUBLE,
     GOOD,
     RETOUR,
@@ -26,6 +25,7 @@ from ..practice.table import (
     LaidAway,
     ThrownIn,
 )
+from ..practice.judge import BidJudged, DiscardJudged, DoublingJudged, Judged, PracticeReview
 from ..rules import outcome
 from .diagram import DISPLAY_SUITS
 from .review import discard_dict, doubling_dict, payment_text
