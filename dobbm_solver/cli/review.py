@@ -24,9 +24,11 @@ def review(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: 
     FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
     unfinished). For every card: the declarer's points under best play before and after it, what it
     cost its side, and the best cards instead. Then each player's losses in points and
-    units, and the first card that changed the result. A hand with no trick played has
-    nothing to review (it says so); a revoke in the tricks is an error. The diagram
-    shows the hands at the opening lead.
+    units, and the first card that changed the result. Before the cards, a Dobbm's
+    lay-away against every legal one, and each doubling said (and the next one not
+    said) against the result with open cards. A hand with no trick played has no card
+    to review (it says so); a revoke in the tricks is an error. The diagram shows the
+    hands at the opening lead.
     """
     deals = read_deals(file, deal_lines)
     solver = open_solver(tt_mb)
