@@ -192,6 +192,18 @@ def test_a_file_practice_did_not_write_is_refused_and_left_as_it_is(tmp_path):
     assert own.read_text(encoding="utf-8") == second
 
 
+def test_a_file_another_session_is_writing_is_refused(tmp_path):
+    from dobbm_solver.practice import SessionFile
+    path = tmp_path / "busy.yaml"
+    held = SessionFile(str(path))
+    try:
+        result = run("--save", str(path), input=HINTS)
+        assert result.exit_code == 2 and "another practice session is writing this file" in result.output
+    finally:
+        held.close()
+    assert run("--save", str(path), input=HINTS).exit_code == 0
+
+
 def test_yes_hint_through_a_real_pipe(tmp_path):
     bindir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
