@@ -267,3 +267,10 @@ def test_bids_are_valued_with_open_cards_as_the_arena_values_them():
     assert bid.values["pass"] == 0
     assert bid.values["dobbm"] == 3 * units(env.best_discard(board, "Anna")[1], "dobbm")
     assert bid.values["solo"] == 3 * units(env.solo_points(board, "Anna"), "solo")
+
+
+def test_the_methods_page_gives_the_sample_counts_the_computer_uses():
+    from dobbm_solver.practice import PRACTICE_SAMPLES
+    methods = (Path(__file__).resolve().parents[1] / "docs" / "methods.md").read_text(encoding="utf-8")
+    counts = ", ".join(f"{k} {v}" for k, v in PRACTICE_SAMPLES.as_dict().items())
+    assert f"({counts}:" in " ".join(methods.split())
