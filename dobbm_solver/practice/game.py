@@ -9,8 +9,9 @@ the settlement.  The computer's seats decide with the arena's advice
 strategies (:mod:`dobbm_solver.arena.decisions`), each seeded by the deal,
 the seat and the decision; where the player is to decide, the player is
 asked (an :class:`Ask`), and the advice for the player's own view is what
-the computer would decide in that seat (:meth:`Ask.advice`, the ``hint``).
-What happens is told as :data:`Event` values.
+the computer would decide in that seat (:meth:`Ask.advice`, the ``hint``);
+the player's last card, the only one left, plays itself.  What happens is
+told as :data:`Event` values.
 """
 
 from __future__ import annotations
@@ -81,11 +82,6 @@ class Ask(Generic[A]):
         if not self._advice:
             self._advice.append(self.advise())
         return self._advice[0]
-
-    @property
-    def advised(self) -> bool:
-        """Whether the advice was computed (a hint asked)."""
-        return bool(self._advice)
 
 
 class Player(Protocol):
