@@ -205,7 +205,7 @@ def practice(seat: str, hands: int, seed: int, save: str | None, as_json: bool, 
 
     def player(ask: Ask[A]) -> A:
         current[:] = [ask]
-        show(ask_text(ask, me), ask_dict(ask))
+        show(ask_text(ask), ask_dict(ask))
         while True:
             text = commands.read(PROMPTS[ask.kind])
             if text is None:

@@ -133,7 +133,7 @@ def _contract_text(ask: Ask[Any]) -> str:
     return f"{kind} by {ask.declarer}" + (f", {d} doubling{'s' if d != 1 else ''}" if d else "")
 
 
-def ask_text(ask: Ask[Any], me: str) -> str:
+def ask_text(ask: Ask[Any]) -> str:
     """The question, with what the seat sees: its cards, the bids, the trick so far."""
     if ask.kind == "bid":
         options = [BID_NAMES[o] for o in ask.options]
