@@ -25,6 +25,7 @@ payment.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from .cards import HAND_SIZE, Card, card_name, card_points, cards_text, display_key, legal_cards
 from .deal import Deal, PlayState, final_points, replay, validate
@@ -34,7 +35,7 @@ from .review import card_review, deal_before_play
 from .rules import units
 from .solver import Solver
 
-__all__ = ["ExploreError", "CardValue", "Position", "Explorer"]
+__all__ = ["ExploreError", "CardValue", "Position", "Explorer", "card_values"]
 
 CARDS_PER_TRICK = 4
 
@@ -124,6 +125,25 @@ class Position:
         return tuple(tuple(g) for g in out)
 
 
+def card_values(deal: Deal, values: Mapping[Card, int], state: PlayState | None = None) -> tuple[CardValue, ...]:
+    """Each legal card of the seat to play in ``deal`` judged by ``values`` (the declarer's
+    final points after each, :meth:`Solver.solve_all_cards`), best first (ties in the hand's
+    order); () when the hand is over."""
+    if state is None:
+        state = replay(deal, check=False)
+    if state.finished or not values:
+        return ()
+    trick = len(state.leaders) + (0 if state.trick else 1)
+    out = []
+    for card in values:
+        judged = card_review(deal, trick, state, card, values)
+        out.append(CardValue(card=card, points=judged.after,
+                             units=units(judged.after, deal.contract, deal.doublings),
+                             cost=judged.cost, units_cost=judged.units_cost))
+    out.sort(key=lambda v: (v.cost, display_key(v.card)))
+    return tuple(out)
+
+
 class Explorer:
     """A deal explored from its opening lead: the cards played so far, the cards ahead
     (the play as recorded, or what :meth:`undo` took back) and every position's values.
@@ -205,16 +225,18 @@ class Explorer:
                         ahead=self.ahead, last=last, last_seat=last_seat)
 
     def _card_values(self, deal: Deal, state: PlayState, values: dict[Card, int]) -> tuple[CardValue, ...]:
-        if state.finished:
-            return ()
-        trick = len(state.leaders) + (0 if state.trick else 1)
+        return card_values(deal, values, state)
+
+    def played_values(self) -> tuple[CardValue, ...]:
+        """Each card played so far, valued in the position before it (its points after it
+        and what it cost its side), in play order."""
+        played = self.played
         out = []
-        for card in values:
-            judged = card_review(deal, trick, state, card, values)
-            out.append(CardValue(card=card, points=judged.after,
-                                 units=units(judged.after, deal.contract, deal.doublings),
-                                 cost=judged.cost, units_cost=judged.units_cost))
-        out.sort(key=lambda v: (v.cost, display_key(v.card)))
+        for n, card in enumerate(played):
+            before = self.deal(played[:n])
+            state = replay(before, check=False)
+            out.append(next(v for v in self._card_values(before, state, self.values(played[:n]))
+                            if v.card == card))
         return tuple(out)
 
     def line(self) -> tuple[Card, ...]:

@@ -14,7 +14,7 @@ with exit_on_ctrl_c(until_released=True) as loading:   # Ctrl-C while the comman
     import click
 
     from .. import __version__
-    from . import advice, arena, bench, check, deal, explore, practice, review, score, solve, study
+    from . import advice, arena, bench, check, deal, explore, practice, review, score, serve, solve, study
     from .boundary import DobbmGroup, command_runs
     from .options import CONTEXT
 
@@ -48,6 +48,7 @@ def main() -> None:
       dobbm arena advice rule --deals 20        self-play with hidden cards, paired
       dobbm bench --check                       the search's signature and speed, for CI
       dobbm deal --count 10 --trumps forehand:5-8   practice deals to a rule
+      dobbm serve                               explore deals in the browser (pip install '.[web]')
 
     Bad input: one line on stderr and exit code 2; other failures exit 1; Ctrl-C 130.
     """
@@ -55,7 +56,7 @@ def main() -> None:
 
 for _command in (solve.solve, check.check, score.score, review.review, study.study, advice.bid,
                  advice.discard, advice.double, advice.play, arena.arena, explore.explore, bench.bench,
-                 deal.deal, practice.practice):
+                 deal.deal, practice.practice, serve.serve):
     main.add_command(_command)
 
 if not command_runs(__name__):   # imported as a library: Ctrl-C as it was (else see DobbmGroup.invoke)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from .._interrupt import exit_on_ctrl_c
+from ..pagefile import check_page_file, write_page
 from .boundary import exit_interrupted
-from .options import CONTEXT, FILE, JOBS, JSON, QUIET, SCHEDULER, SEED
+from .options import CONTEXT, FILE, HTML, JOBS, JSON, QUIET, SCHEDULER, SEED
 from .output import Progress, echo, echo_json
 
 
@@ -25,8 +26,9 @@ from .output import Progress, echo, echo_json
               help="Also swap one decision's strategy at a time (A with B's bid, ...) to see what "
                    "each decision is worth; more tables per deal.")
 @QUIET
+@HTML
 def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
-          scheduler: str | None, per_decision: bool, quiet: bool) -> None:
+          scheduler: str | None, per_decision: bool, quiet: bool, html_file: str | None) -> None:
     """Play seeded deals end to end with hidden cards: player A against player B.
 
     A player is a strategy for every decision (rule, advice or open), or one per
@@ -39,19 +41,32 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     """
     with exit_on_ctrl_c():
         from ..arena import ArenaConfig, parse_player, run_arena
+        from ..arena.results import DealRow
         from ..arena.run import check_arena
         from ..report.arena import arena_dict, arena_text
 
+    if html_file is not None:
+        check_page_file(html_file)
     config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)
     check_arena(deals, seed)
+    rows: list[DealRow] = []
+
+    def take(row: DealRow) -> None:
+        rows.append(row)
+        bar.advance()
+
     with Progress("arena", quiet) as bar:
         bar.start(deals)
-        run = run_arena(config, deals, output, jobs, on_row=lambda row: bar.advance(), scheduler=scheduler)
+        run = run_arena(config, deals, output, jobs, on_row=take, scheduler=scheduler)
     summary = run.summary
     if as_json:
         echo_json(arena_dict(summary, run))
     else:
         echo(arena_text(summary, run))
+    if html_file is not None:
+        from ..arena.game import DEALER, SEATS
+        from ..report.html import arena_page
+        write_page(html_file, arena_page(summary, run, rows, SEATS, DEALER))
     if run.interrupted:
         exit_interrupted(f"interrupted: {run.done} of {deals} deals done"
                          f"{'; the rows written stay in ' + output if output else ''}")

@@ -11,6 +11,7 @@ import click
 
 from ..dealer import DEFAULT_SEATS, FOREHAND, Constraints, DealtDeal, SeatRange, deal_random, play_until
 from ..echo import brief
+from ..pagefile import check_page_file, write_page
 from ..report.deal import (
     FORMATS,
     commented,
@@ -25,7 +26,7 @@ from ..report.deal import (
 from ..rules import CONTRACTS
 from ..solver import DEFAULT_TT_MB, Solver
 from .boundary import BadInput
-from .options import CONTEXT, SEED, open_solver
+from .options import CONTEXT, HTML, SEED, open_solver
 from .output import echo, echo_json
 
 __all__ = ["deal", "SeatRangeType", "ViewChoice", "ViewChoiceType"]
@@ -156,9 +157,10 @@ def _check_view_seat(choice: ViewChoice, seats: tuple[str, ...]) -> None:
 @click.option("--solutions", is_flag=True,
               help="The lesson: after the deals, each one solved with open cards and its best line "
                    "(yaml and line: as # comments; json: under \"solution\").")
+@HTML
 def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | None, contract: str | None,
          trumps: tuple[SeatRange, ...], points: tuple[SeatRange, ...], strength: tuple[SeatRange, ...],
-         view_choice: ViewChoice | None, solutions: bool) -> None:
+         view_choice: ViewChoice | None, solutions: bool, html_file: str | None) -> None:
     """Deal random hands for practice and teaching, in the dealt form that every command reads.
 
     Each deal has its dealer, the auction of the bidding model (a deal all four pass is dealt
@@ -169,6 +171,8 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
     drawn meets is refused (exit 2). The same --seed gives the same deals. With --view each
     deal is written cut to one seat's view, which dobbm bid, discard, double or play reads.
     """
+    if html_file is not None:
+        check_page_file(html_file)
     bidder = None
     if view_choice is not None:
         _check_view_seat(view_choice, DEFAULT_SEATS)
@@ -186,6 +190,9 @@ def deal(count: int, seed: int, fmt: str, dealer: str | None, declarer: str | No
     solver = open_solver(DEFAULT_TT_MB) if solutions or playing else None
     views = None if view_choice is None else [_cut(dd, view_choice, solver) for dd in deals]
     bests = [solver.solve_best(dd.deal, analyze=True) for dd in deals] if solver is not None and solutions else None
+    if html_file is not None:
+        from ..report.html import deal_page
+        write_page(html_file, deal_page(deals, bests))
     if fmt == "json":
         for n, dd in enumerate(deals):
             best = None if bests is None else bests[n]

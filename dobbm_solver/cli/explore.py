@@ -13,10 +13,11 @@ from ..cards import card_name, parse_card
 from ..echo import brief
 from ..errors import DobbmError
 from ..explore import Explorer
+from ..pagefile import check_page_file, write_page
 from ..report.explore import help_text, line_dict, line_text, position_dict, position_text
 from .boundary import BadInput, about
 from .inputs import read_deals
-from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM, TT_MB, open_solver
+from .options import CONTEXT, DEAL, FILE, HTML, JSON, NO_DIAGRAM, TT_MB, open_solver
 from .output import echo, echo_json, say
 from .prompt import Commands
 
@@ -101,7 +102,9 @@ def _terminal_as_stdin() -> bool:
 @JSON
 @TT_MB
 @NO_DIAGRAM
-def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: int, no_diagram: bool) -> None:
+@HTML
+def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: int, no_diagram: bool,
+            html_file: str | None) -> None:
     """Explore a deal card by card with open cards: every legal card's value, then play,
     take back and try another.
 
@@ -120,11 +123,16 @@ def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb:
     starting position, then one after each command ({"error": ...} for a bad one).
     A FILE of several deals: the first is explored (--deal is given once). With '-' the deal is read from
     standard input, and the commands from the terminal (without one, the starting
-    position is shown). The end of the input or quit ends it.
+    position is shown). The end of the input or quit ends it. With --html FILE the
+    page of the position reached at the end (the cards played with their costs, each
+    legal card's value, the rest of a best line) is written then; the command `html`
+    writes it at any time.
     """
     if len(deal_lines) > 1:
         raise BadInput(f"--deal: explore takes one deal, not {len(deal_lines)}: give --deal once "
                        "(a FILE of several deals explores the first)")
+    if html_file is not None:
+        check_page_file(html_file)
     deals = read_deals(file, deal_lines)
     title, deal = deals[0]
     if len(deals) > 1:
@@ -155,8 +163,14 @@ def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb:
         else:
             echo(gap + position_text(pos, title, diagram=diagram, recorded=explorer.ahead_recorded))
 
+    def write_html() -> None:
+        if html_file is not None:
+            from ..report.html import explore_page
+            write_page(html_file, explore_page(explorer, title))
+
     show(Reply("position"), gap="")
     if file == "-" and not _terminal_as_stdin():
+        write_html()
         return
     def words() -> list[str]:
         """What may be typed now: the legal cards of the seat to play, then the command words."""
@@ -170,9 +184,18 @@ def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb:
         prompt = "end> " if pos.to_play is None else f"{pos.to_play} (trick {pos.trick})> "
         text = commands.read(prompt)
         if text is None:
+            write_html()
             return
+        if text.strip().lower() == "html":
+            if html_file is None:
+                show(Reply("error", "html: give --html FILE to write the page"))
+            else:
+                write_html()
+                say(f"wrote {html_file}")
+            continue
         reply = run_command(explorer, text)
         if reply.kind == "quit":
+            write_html()
             return
         if reply.kind != "nothing":
             show(reply)

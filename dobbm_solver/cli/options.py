@@ -16,8 +16,8 @@ from ..jobs import MAX_JOBS
 from ..solver import DEFAULT_TT_MB, MAX_TT_MB, Solver
 from .boundary import BadInput, FileName
 
-__all__ = ["CONTEXT", "DEFAULT_SEED", "DEAL", "FILE", "JOBS", "JSON", "NO_DIAGRAM", "QUIET", "SAMPLES", "SCHEDULER",
-           "SEED", "TT_MB", "FiniteFloat", "open_solver"]
+__all__ = ["CONTEXT", "DEFAULT_SEED", "DEAL", "FILE", "HTML", "JOBS", "JSON", "NO_DIAGRAM", "QUIET", "SAMPLES",
+           "SCHEDULER", "SEED", "TT_MB", "FiniteFloat", "open_solver"]
 
 #: The context of every command: -h as --help, and help text up to 100 columns wide.
 CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -91,6 +91,11 @@ DEAL = click.option(
     "--deal", "deal_lines", metavar="TEXT", multiple=True,
     help="A deal (or an advice view) in the one-line notation instead of a FILE; given more than once, "
          "each is taken, in order.")
+HTML = click.option(
+    "--html", "html_file", metavar="FILE", type=FILE,
+    help="Also write the result as one self-contained HTML page to FILE (the hands, the tricks with each "
+         "card's value, a control to step through the play; opens offline, prints on A4). A FILE that "
+         "exists is written over only if it is a page dobbm wrote; any other is refused.")
 TT_MB = click.option(
     "--tt-mb", type=click.IntRange(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
     help="Transposition table size in MiB (each worker has a table of its own).")

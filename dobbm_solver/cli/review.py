@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..pagefile import check_page_file, write_page
 from ..report.review import review_dict, review_text
 from ..review import review_hand
 from .boundary import about
 from .inputs import read_deals
-from .options import CONTEXT, DEAL, FILE, JSON, NO_DIAGRAM, TT_MB, open_solver
+from .options import CONTEXT, DEAL, FILE, HTML, JSON, NO_DIAGRAM, TT_MB, open_solver
 from .output import echo, echo_json
 
 
@@ -18,7 +19,9 @@ from .output import echo, echo_json
 @JSON
 @TT_MB
 @NO_DIAGRAM
-def review(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: int, no_diagram: bool) -> None:
+@HTML
+def review(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: int, no_diagram: bool,
+           html_file: str | None) -> None:
     """Review a played hand card by card with open cards.
 
     FILE gives `hands` as held now and `tricks` as played (any number, the last maybe
@@ -30,14 +33,21 @@ def review(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb: 
     to review (it says so); a revoke in the tricks is an error. The diagram shows the
     hands at the opening lead.
     """
+    if html_file is not None:
+        check_page_file(html_file)
     deals = read_deals(file, deal_lines)
+    reviewed = []
     solver = open_solver(tt_mb)
     for n, (title, deal) in enumerate(deals):
         with about(title):   # the deal loaded, but may have no play to review
             result = review_hand(solver, deal)
+        reviewed.append((result, title))
         if as_json:
             echo_json(review_dict(result))
         else:
             if n:
                 echo("")
             echo(review_text(result, title, not no_diagram))
+    if html_file is not None:
+        from ..report.html import review_page
+        write_page(html_file, review_page(reviewed))
