@@ -308,7 +308,7 @@ def screenshots(folder: Path) -> None:
     deal = deal_of("example.yaml")
     with served() as url, tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "review.html"
-        dobbm("review", "--html", str(page), str(HANDS / "played.yaml"))
+        dobbm("review", "--html", str(page), "hands/played.yaml")   # titled as a reader gives it
         for name, (w, h) in {"phone": (390, 844), "wide": (1280, 900)}.items():
             driver = make_driver(w, h)
             try:

@@ -231,10 +231,10 @@ def play_html(shown: PlayShown, *, hands: dict[str, CardSet] | None = None) -> s
     to_play = shown.cards[shown.now].seat if shown.now < len(shown.cards) else None
     if shown.choices:
         to_play = _seat_of_choices(shown) or to_play
-    stepper = ('<div class="stepper" hidden><button type="button" data-go="first" title="the opening lead">⏮</button>'
+    stepper = ('<div class="stepper" hidden><button type="button" data-go="first" title="the opening lead">«</button>'
                '<button type="button" data-go="prev" title="one card back">◀</button>'
                '<button type="button" data-go="next" title="the next card">▶</button>'
-               '<button type="button" data-go="last" title="the last card">⏭</button>'
+               '<button type="button" data-go="last" title="the last card">»</button>'
                '<input type="range" min="0" value="0" aria-label="card"><span class="where"></span></div>')
     body = [f'<div class="play" tabindex="0" data-now="{shown.now}">', stepper if shown.cards else "",
             hands_html(deal, held, played_at=played_at, now=shown.now, to_play=to_play), _extra_html(deal)]

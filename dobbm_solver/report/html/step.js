@@ -28,10 +28,16 @@
       var last = at > 0 ? cells[at - 1] : null;
       where.textContent = "card " + at + " of " + n + (last ? ": " + last.getAttribute("data-note") : ": the opening lead");
       if (centre) {
-        var shown = [];
         var from = at % 4 === 0 ? Math.max(0, at - 4) : at - (at % 4);
-        for (var i = from; i < at; i++) { shown.push(cells[i].querySelector(".c").outerHTML); }
-        centre.innerHTML = shown.length ? shown.join(" ") : "&nbsp;";
+        centre.textContent = "";
+        for (var i = from; i < at; i++) {
+          var who = document.createElement("span");
+          who.className = "who";
+          who.textContent = cells[i].getAttribute("data-seat") + " ";
+          centre.appendChild(who);
+          centre.appendChild(cells[i].querySelector(".c").cloneNode(true));
+          centre.appendChild(document.createTextNode(" "));
+        }
       }
       var next = at < n ? cells[at].getAttribute("data-seat") : null;
       seats.forEach(function (s) { s.classList.toggle("to-play", s.getAttribute("data-seat") === next); });
