@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 HANDS = REPO / "hands"
 PACKAGE = REPO / "dobbm_solver"
 SHARED = {"--jobs": "JOBS", "--seed": "SEED", "--json": "JSON", "--no-diagram": "NO_DIAGRAM", "--quiet": "QUIET",
-          "--scheduler": "SCHEDULER", "--deal": "DEAL", "--tt-mb": "TT_MB", "--samples": "SAMPLES"}
+          "--scheduler": "SCHEDULER", "--deal": "DEAL", "--tt-mb": "TT_MB", "--samples": "SAMPLES", "--html": "HTML"}
 
 
 def run(*args: str) -> Result:
@@ -80,7 +80,8 @@ def test_the_shared_options_are_where_they_belong():
     assert takes["--json"] == ["arena", "bench", "bid", "check", "discard", "double", "explore", "play", "practice",
                                "review", "score", "solve"]
     assert takes["--no-diagram"] == ["check", "explore", "review", "score", "solve"]
-    assert takes["--tt-mb"] == ["bench", "explore", "practice", "review", "solve", "study"]
+    assert takes["--tt-mb"] == ["bench", "explore", "practice", "review", "serve", "solve", "study"]
+    assert takes["--html"] == ["arena", "deal", "explore", "review", "solve"]
     assert takes["--scheduler"] == ["arena", "study"]
 
 

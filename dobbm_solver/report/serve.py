@@ -20,7 +20,7 @@ from .advice import advice_dict
 from .diagram import trick_rows
 from .explore import card_value_dict
 from .html.page import asset, page
-from .html.play import table_positions
+from .html.play import seats_around
 from .html.words import result_words
 
 __all__ = ["app_page", "state_dict", "advice_state", "error_dict"]
@@ -66,7 +66,7 @@ def state_dict(explorer: Explorer | None, title: str, *, show_line: bool = False
         "title": title,
         "contract": deal.contract, "declarer": deal.declarer, "dealer": deal.dealer,
         "doublings": deal.doublings,
-        "positions": table_positions(deal),
+        "positions": seats_around(deal),
         "roles": {s: _role(deal, s) for s in deal.active_seats},
         "hands": {s: _names(deal.hands[s]) for s in deal.active_seats},
         "dobb": _names(deal.dobb), "discard": None if deal.discard is None else _names(deal.discard),

@@ -134,7 +134,7 @@ def _role(deal: Deal, seat: str) -> str:
     return "sits out" if seat not in deal.active_seats else "defender"
 
 
-def table_positions(deal: Deal) -> list[str]:
+def seats_around(deal: Deal) -> list[str]:
     """The active seats clockwise with the declarer at the bottom (top, right, bottom, left)."""
     active = list(deal.active_seats)
     k = active.index(deal.declarer)
@@ -147,7 +147,7 @@ def hands_html(deal: Deal, hands: dict[str, CardSet], *, played_at: dict[Card, i
     a card whose step in ``played_at`` is before ``now`` is shown played), the trick in play
     in the middle."""
     out = ['<div class="table">']
-    for k, seat in enumerate(table_positions(deal)):
+    for k, seat in enumerate(seats_around(deal)):
         cls = " to-play" if seat == to_play else ""
         out.append(f'<section class="seat p{k}{cls}" data-seat="{esc(seat)}"><h3>{esc(seat)} '
                    f'<span class="role">{_role(deal, seat)}</span></h3>'
