@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
 from browser import make_driver, need_browser, png_pixels, served, variance
+
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import load_specs, spec_to_deal
 from dobbm_solver.notation import format_deal_line

@@ -6,6 +6,8 @@ import socket
 
 import click
 
+from ..echo import brief
+from .boundary import BadInput
 from .options import CONTEXT, TT_MB, open_solver
 from .output import say
 
@@ -47,22 +49,23 @@ def serve(host: str, port: int, tt_mb: int) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+    except (socket.gaierror, UnicodeError):
+        sock.close()
+        raise BadInput(f"--host: {brief(host)} is no address of this machine") from None
     except OSError as e:
         sock.close()
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    except UnicodeError:
-        sock.close()
-        raise click.BadParameter(f"{host!r} is no address", param_hint="--host") from None
+    sock.listen(128)   # a browser opened at once waits in the queue until the server takes it
+    app = create_app(open_solver(tt_mb))
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     if host != LOCAL_HOST:
         say(f"note: listening on {host}, not only on this machine: anyone who can reach it can use the app")
     say(f"dobbm serve: open http://{shown}:{bound}/ (Ctrl-C stops)")
-    app = create_app(open_solver(tt_mb))
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=[sock])   # Ctrl-C: the server shuts down, then the boundary says so (exit 130)
     finally:
         sock.close()
-    say("dobbm serve: stopped")
+        say("dobbm serve: stopped")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from ...arena import ArenaRun, ArenaSummary
@@ -10,6 +9,7 @@ from ...arena.results import DealRow, TableKey, TableResult
 from ...arena.strategies import DECISIONS
 from ...deal import Deal
 from ...notation import format_deal_line
+from ...playout import play_card
 from .page import esc, page
 from .play import from_line, play_html
 from .words import deal_heading, result_words
@@ -72,7 +72,9 @@ def _deal_section(row: DealRow, seats: tuple[str, ...], dealer: str) -> str:
             out.append("<p>all passed: the hand counts 0</p>")
             continue
         cards = [c for t in table.tricks for c in t]
-        played = replace(deal, tricks=table.tricks)
+        played = deal
+        for card in cards:   # the hands held at the end: the tricks hold the rest
+            played = play_card(played, card)
         out.append(f"<p>{esc(deal_heading(deal, 'played'))}; "
                    f"{esc(result_words(deal, table.points, 'as played'))}</p>")
         out.append(play_html(from_line(deal, cards, (), table.points)))
