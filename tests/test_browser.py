@@ -267,8 +267,9 @@ def test_html_page_from_file_steps_through(tmp_path: Path, chrome: Any) -> None:
     chrome.get(page.as_uri())
     cells = chrome.find_elements("css selector", ".tricks td.tc[data-step]")
     assert len(cells) == 32
-    assert [(c.get_attribute("data-card"), c.find_element("css selector", ".pts").get_attribute("textContent")) for c in cells] == \
-        [(r["card"], str(r["after"])) for r in review["cards"]]
+    shown = [(c.get_attribute("data-card"), c.find_element("css selector", ".pts").get_attribute("textContent"))
+             for c in cells]
+    assert shown == [(r["card"], str(r["after"])) for r in review["cards"]]
     assert chrome.find_element("css selector", ".stepper").is_displayed()
 
     def hidden() -> int:
