@@ -78,15 +78,16 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None) -
                     advice_lock.release()
                 with solver_lock:
                     return answer(session, {"advice": advice_state(seat, advice)})
+            deal = None
+            if action == "load":   # read and dealt outside the solver's lock: other tabs go on
+                text = body.get("text")
+                if not isinstance(text, str):
+                    raise DobbmError("load: paste a deal")
+                title, deal = read_pasted(text)
+            elif action == "random":
+                title, deal = random_deal(body)
             with solver_lock:
-                if action == "load":
-                    text = body.get("text")
-                    if not isinstance(text, str):
-                        raise DobbmError("load: paste a deal")
-                    title, deal = read_pasted(text)
-                    load(session, title, deal, solver)
-                elif action == "random":
-                    title, deal = random_deal(body)
+                if deal is not None:
                     load(session, title, deal, solver)
                 elif action in _STEPS:
                     step(session, action, body.get("card"), body.get("trick"))

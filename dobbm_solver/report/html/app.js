@@ -205,7 +205,13 @@
     var tb = el("tbody");
     s.tricks.forEach(function (row) {
       var r = el("tr");
-      r.appendChild(el("td", null, row.number));
+      var num = el("td");
+      var go = el("button", "goto", row.number);
+      go.type = "button";
+      go.title = "go to the start of trick " + row.number;
+      go.addEventListener("click", function () { act("goto", { trick: row.number }); });
+      num.appendChild(go);
+      r.appendChild(num);
       r.appendChild(el("td", null, row.leader));
       for (var i = 0; i < 4; i++) {
         var td = el("td", "tc");

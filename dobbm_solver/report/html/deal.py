@@ -25,8 +25,7 @@ def _deal_section(n: int, dd: DealtDeal) -> str:
     dealt = dealt_hands(deal)
     return (f'<section class="deal"><h2>{esc(deal_heading(deal, f"Deal {n}"))}</h2>'
             f"<p>auction: {_auction(dd)}</p>"
-            f"{hands_html(deal, dealt)}"
-            f'<p class="extra">Dobb: {" ".join(card_html(c) for c in _cards(deal.dobb))}</p>'
+            f"{hands_html(deal, dealt, label='Dobb', centre=' '.join(card_html(c) for c in _cards(deal.dobb)))}"
             f'<p class="muted mono noprint">{esc(format_deal_line(deal, dealt=True))}</p></section>')
 
 

@@ -142,7 +142,7 @@ def seats_around(deal: Deal) -> list[str]:
 
 
 def hands_html(deal: Deal, hands: dict[str, CardSet], *, played_at: dict[Card, int] | None = None,
-               now: int = 0, to_play: str | None = None, centre: str = "") -> str:
+               now: int = 0, to_play: str | None = None, centre: str = "", label: str = "trick in play") -> str:
     """The four hands around the table (``hands``: the cards shown, e.g. at the opening lead;
     a card whose step in ``played_at`` is before ``now`` is shown played), the trick in play
     in the middle."""
@@ -152,13 +152,15 @@ def hands_html(deal: Deal, hands: dict[str, CardSet], *, played_at: dict[Card, i
         out.append(f'<section class="seat p{k}{cls}" data-seat="{esc(seat)}"><h3>{esc(seat)} '
                    f'<span class="role">{_role(deal, seat)}</span></h3>'
                    f'{_hand_html(hands.get(seat, 0), played_at or {}, now)}</section>')
-    out.append(f'<div class="center"><span class="muted">trick in play</span>'
+    out.append(f'<div class="center"><span class="muted">{esc(label)}</span>'
                f'<span class="now-trick">{centre or "&nbsp;"}</span></div></div>')
     return "".join(out)
 
 
 def _extra_html(deal: Deal) -> str:
     parts = []
+    if deal.dealer is not None and deal.dealer not in deal.active_seats:
+        parts.append(f"{esc(deal.dealer)} dealt and sits this hand out")
     if deal.contract == "dobbm":
         parts.append(f"Dobb: {_cards(deal.dobb)}")
         if deal.discard is not None:
@@ -213,10 +215,11 @@ def _tricks_html(shown: PlayShown) -> str:
                          f'{value_html(c.points, c.cost, c.units_cost)}</td>')
             step += 1
         cells += ["<td></td>"] * (CARDS_PER_TRICK - len(row.plays))
+        done = f' data-done="{step - 1}"'   # shown once the trick's last card is
         winner = esc(row.winner) if row.winner else "…"
-        out.append(f"<tr><td>{row.number}</td><td>{esc(row.leader)}</td>{''.join(cells)}<td>{winner}</td>"
-                   f'<td class="num pts-col">{row.declarer_total}</td><td class="num pts-col">'
-                   f"{row.defender_total}</td></tr>")
+        out.append(f"<tr><td>{row.number}</td><td>{esc(row.leader)}</td>{''.join(cells)}"
+                   f'<td class="tw"{done}>{winner}</td><td class="num pts-col tw"{done}>{row.declarer_total}</td>'
+                   f'<td class="num pts-col tw"{done}>{row.defender_total}</td></tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
 

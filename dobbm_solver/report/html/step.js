@@ -4,6 +4,7 @@
   function setup(play) {
     var cells = Array.prototype.slice.call(play.querySelectorAll(".tc[data-step]"));
     var held = Array.prototype.slice.call(play.querySelectorAll(".hc[data-step]"));
+    var ends = Array.prototype.slice.call(play.querySelectorAll(".tw[data-done]"));
     var n = cells.length;
     if (!n) { return; }
     var bar = play.querySelector(".stepper");
@@ -20,6 +21,9 @@
         var s = parseInt(c.getAttribute("data-step"), 10);
         c.classList.toggle("future", s >= at);
         c.classList.toggle("now", s === at - 1);
+      });
+      ends.forEach(function (c) {
+        c.classList.toggle("future", parseInt(c.getAttribute("data-done"), 10) >= at);
       });
       held.forEach(function (c) {
         c.classList.toggle("gone", parseInt(c.getAttribute("data-step"), 10) < at);
