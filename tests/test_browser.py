@@ -310,15 +310,18 @@ def screenshots(folder: Path) -> None:
     with served() as url, tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "review.html"
         dobbm("review", "--html", str(page), "hands/played.yaml")   # titled as a reader gives it
-        for name, (w, h) in {"phone": (390, 844), "wide": (1280, 900)}.items():
+        for name, (w, h) in {"phone": (390, 844), "wide": (1280, 1100)}.items():
             driver = make_driver(w, h)
             try:
                 open_app(driver, url)
                 load_text(driver, format_deal_line(deal))
                 settle(driver, 0)
-                first = page_state(driver)["choices"][0][0]
-                driver.find_element("css selector", f'#table button.card[data-card="{first}"]').click()
-                settle(driver, 1)
+                played = 0   # best cards into trick 2, until the seat to play has cards that cost something
+                while played < 4 or (played < 12 and all(cost == 0 for _, _, cost in page_state(driver)["choices"])):
+                    best = page_state(driver)["choices"][0][0]
+                    driver.find_element("css selector", f'#table button.card[data-card="{best}"]').click()
+                    played += 1
+                    settle(driver, played)
                 driver.execute_script("document.getElementById('input').open = false; window.scrollTo(0, 0)")
                 (folder / f"serve-{name}.png").write_bytes(driver.get_screenshot_as_png())
                 driver.get(page.as_uri())

@@ -196,8 +196,10 @@
     var tr = $("tricks");
     tr.textContent = "";
     var head = el("tr");
-    ["#", "lead", "cards in play order", "", "", "", "won by", s.declarer, "def."].forEach(function (t) {
-      head.appendChild(el("th", null, t));
+    ["#", "lead", "cards in play order", "won by", s.declarer, "def."].forEach(function (t) {
+      var th = el("th", null, t);
+      if (t === "cards in play order") { th.colSpan = 4; }
+      head.appendChild(th);
     });
     var thead = el("thead");
     thead.appendChild(head);
