@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("goto N", "go to the start of trick N (1 to 8) along the cards played and ahead"),
     ("best", "play a best card (the first card of the best line)"),
     ("line", "show the rest of a best line from here"),
+    ("html", "write the page of --html FILE now (it is written at the end too)"),
     ("help", "show these commands"),
     ("quit", "end (as does the end of the input, Ctrl-D)"),
 )
