@@ -280,6 +280,11 @@
   ["undo", "redo", "best", "line"].forEach(function (id) {
     $(id).addEventListener("click", function () { act(id); });
   });
+  $("goto").addEventListener("change", function (e) {
+    var n = parseInt(e.target.value, 10);
+    e.target.value = "";
+    if (n) { act("goto", { trick: n }); }
+  });
   $("advice").addEventListener("click", function () {
     act("advice", {}, function (b) { if (b.advice) { renderAdvice(b.advice); } });
   });
