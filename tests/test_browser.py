@@ -146,6 +146,14 @@ def test_click_cards_values_match_solve_json_and_undo(app: str, chrome: Any) -> 
     wait(chrome, lambda d: d.find_element("id", "line-out").text.startswith("Best line from here"))
 
 
+def test_a_link_carries_a_deal(app: str, chrome: Any) -> None:
+    from urllib.parse import quote
+    deal = deal_of("midplay.yaml")
+    open_app(chrome, app + "?deal=" + quote(format_deal_line(deal)))
+    state = settle(chrome, sum(len(t) for t in deal.tricks))
+    check_values(state, deal)
+
+
 def test_played_hand_steps_as_played_with_costs(app: str, chrome: Any) -> None:
     open_app(chrome, app)
     load_text(chrome, (HANDS / "played.yaml").read_text())

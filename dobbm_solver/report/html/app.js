@@ -288,6 +288,12 @@
   $("advice").addEventListener("click", function () {
     act("advice", {}, function (b) { if (b.advice) { renderAdvice(b.advice); } });
   });
-  start().then(function () { document.body.setAttribute("data-ready", "1"); },
+  start().then(function () {
+    var given = new URLSearchParams(window.location.search).get("deal");   // a link to a deal: ?deal=LINE
+    if (given) {
+      $("paste").value = given;
+      return act("load", { text: given });
+    }
+  }).then(function () { document.body.setAttribute("data-ready", "1"); },
     function () { say("the server cannot be reached"); });
 })();
