@@ -30,8 +30,8 @@ from ..errors import DobbmError
 from ..report.serve import advice_state, app_page, error_dict, state_dict
 from ..solver import Solver
 from .sessions import Session, SessionError, Sessions
+from .table import STEPS, load, random_deal, read_pasted, step
 from .table import advice as play_advice
-from .table import load, random_deal, read_pasted, step
 
 __all__ = ["MAX_BODY", "REQUEST_SECONDS", "create_app"]
 
@@ -39,7 +39,6 @@ __all__ = ["MAX_BODY", "REQUEST_SECONDS", "create_app"]
 MAX_BODY = 256 * 1024
 #: A request still working after this long is answered "busy" (its work ends on its own).
 REQUEST_SECONDS = 30.0
-_STEPS = ("undo", "redo", "next", "best", "line", "goto", "play")
 _SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                                "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
@@ -89,7 +88,7 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None) -
             with solver_lock:
                 if deal is not None:
                     load(session, title, deal, solver)
-                elif action in _STEPS:
+                elif action in STEPS:
                     step(session, action, body.get("card"), body.get("trick"))
                 elif action != "state":
                     raise DobbmError(f"unknown request {action[:20]!r}")

@@ -28,7 +28,7 @@ from ..playout import seat_view
 from ..solver import Solver
 from .sessions import Session
 
-__all__ = ["InputError", "MAX_TEXT", "ADVICE_SAMPLES", "read_pasted", "random_deal", "load", "step",
+__all__ = ["InputError", "MAX_TEXT", "ADVICE_SAMPLES", "STEPS", "read_pasted", "random_deal", "load", "step",
            "advice", "parse_range"]
 
 #: The most characters a pasted deal may have (a hand file of one deal is far shorter).
@@ -88,6 +88,8 @@ def random_deal(fields: Mapping[str, Any]) -> tuple[str, Deal]:
     ``dealer``, ``declarer``, ``contract``, and ranges ``trumps``, ``points``, ``strength``."""
     def text(key: str) -> str:
         value = fields.get(key) or ""
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
         if not isinstance(value, str) or len(value) > 200:
             raise InputError(f"{key}: a short text")
         return value.strip()
