@@ -106,6 +106,9 @@ def test_arena_page_has_results_and_replays(tmp_path: Path) -> None:
     import html
     checked = dobbm("review", "--json", "--deal", html.unescape(lines[0]))
     assert checked.returncode == 0, checked.stderr
+    first = text[text.index("<h3>"):text.index("replay it:")]   # the first table's play
+    shown = re.findall(r'data-card="(\w+)" data-note="[^"]*">.*?<span class="pts">(\d+)</span>', first)
+    assert shown == [(r["card"], str(r["after"])) for r in json.loads(checked.stdout)["cards"]]
 
 
 def test_text_in_a_page_is_escaped() -> None:

@@ -6,8 +6,9 @@ import click
 
 from .._interrupt import exit_on_ctrl_c
 from ..pagefile import check_page_file, write_page
+from ..solver import DEFAULT_TT_MB
 from .boundary import exit_interrupted
-from .options import CONTEXT, FILE, HTML, JOBS, JSON, QUIET, SCHEDULER, SEED
+from .options import CONTEXT, FILE, HTML, JOBS, JSON, QUIET, SCHEDULER, SEED, open_solver
 from .output import Progress, echo, echo_json
 
 
@@ -65,8 +66,17 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
         echo(arena_text(summary, run))
     if html_file is not None:
         from ..arena.game import DEALER, SEATS
+        from ..arena.replay import table_deal
         from ..report.html import arena_page
-        write_page(html_file, arena_page(summary, run, rows, SEATS, DEALER))
+        from ..review import review_hand
+        solver = open_solver(DEFAULT_TT_MB)
+        reviews = {}
+        for row in rows:   # each table's play valued with open cards: a few milliseconds a table
+            for key, table in row.tables.items():
+                played = table_deal(row, table, SEATS, DEALER)
+                if played is not None:
+                    reviews[row.deal, key] = review_hand(solver, played)
+        write_page(html_file, arena_page(summary, run, rows, reviews))
     if run.interrupted:
         exit_interrupted(f"interrupted: {run.done} of {deals} deals done"
                          f"{'; the rows written stay in ' + output if output else ''}")

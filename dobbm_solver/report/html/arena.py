@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ...arena import ArenaRun, ArenaSummary
-from ...arena.results import DealRow, TableKey, TableResult
+from ...arena.results import DealRow, TableKey
 from ...arena.strategies import DECISIONS
-from ...deal import Deal
 from ...notation import format_deal_line
-from ...playout import play_card
+from ...review import Review
 from .page import esc, page
-from .play import from_line, play_html
+from .play import from_review, play_html
 from .words import deal_heading, result_words
 
-__all__ = ["table_deal", "arena_page"]
-
-
-def table_deal(row: DealRow, table: TableResult, seats: tuple[str, ...], dealer: str) -> Deal | None:
-    """The deal one table played (the hands after the exchange, the tricks played); None when all passed."""
-    if table.declarer is None or table.contract is None:
-        return None
-    hands = dict(row.hands)
-    if table.contract == "dobbm" and table.discard is not None:
-        hands[table.declarer] = (hands[table.declarer] | row.dobb) & ~table.discard
-    return Deal(seats=seats, declarer=table.declarer, contract=table.contract, hands=hands, dobb=row.dobb,
-                discard=table.discard if table.contract == "dobbm" else None, tricks=(),
-                doublings=table.doublings, dealer=dealer)
+__all__ = ["arena_page"]
 
 
 def _pm(units: float, stderr: float | None) -> str:
@@ -61,32 +48,31 @@ def _table_name(key: TableKey) -> str:
     return f"A with B's {key.swapped} in seat {key.seat + 1}"
 
 
-def _deal_section(row: DealRow, seats: tuple[str, ...], dealer: str) -> str:
+def _deal_section(row: DealRow, reviews: Mapping[tuple[int, TableKey], Review]) -> str:
     out = [f'<section class="deal"><h2>Deal {row.deal}</h2>']
     for key in sorted(row.tables, key=lambda k: (k.seat is not None, k.seat or 0, k.swapped or "")):
         table = row.tables[key]
         bids = ", ".join(f"{esc(s)} {esc(b)}" for s, b in table.bids)
         out.append(f"<h3>{esc(_table_name(key))}</h3><p>auction: {bids}</p>")
-        deal = table_deal(row, table, seats, dealer)
-        if deal is None or table.points is None:
+        review = reviews.get((row.deal, key))
+        if review is None or table.points is None:
             out.append("<p>all passed: the hand counts 0</p>")
             continue
-        cards = [c for t in table.tricks for c in t]
-        played = deal
-        for card in cards:   # the hands held at the end: the tricks hold the rest
-            played = play_card(played, card)
+        deal = review.deal
         out.append(f"<p>{esc(deal_heading(deal, 'played'))}; "
-                   f"{esc(result_words(deal, table.points, 'as played'))}</p>")
-        out.append(play_html(from_line(deal, cards, (), table.points)))
-        out.append(f'<p class="muted">replay it: <span class="mono">{esc(format_deal_line(played))}</span></p>')
+                   f"{esc(result_words(deal, table.points, 'as played'))}; "
+                   f"{esc(result_words(deal, review.start_points, 'open-card best play from the opening lead'))}</p>")
+        out.append(play_html(from_review(review)))
+        out.append(f'<p class="muted">replay it: <span class="mono">{esc(format_deal_line(deal))}</span></p>')
     out.append("</section>")
     return "".join(out)
 
 
-def arena_page(summary: ArenaSummary, run: ArenaRun, rows: Sequence[DealRow], seats: tuple[str, ...],
-               dealer: str) -> str:
-    """The arena's page: the results, then each deal played now at every table, to step through
-    (the cards as played; paste a table's line into ``dobbm review`` for each card's cost)."""
+def arena_page(summary: ArenaSummary, run: ArenaRun, rows: Sequence[DealRow],
+               reviews: Mapping[tuple[int, TableKey], Review]) -> str:
+    """The arena's page: the results, then each deal played now at every table, to step through,
+    each card with its open-card value and cost (``reviews``: each table's play reviewed, by
+    deal and table)."""
     c = summary.config
     body = [f"<h1>dobbm arena: A = {esc(c.a.name)} vs B = {esc(c.b.name)}</h1>",
             f"<p>{summary.deals} deal{'s' if summary.deals != 1 else ''}, seed {c.seed}; A in each seat in "
@@ -94,9 +80,11 @@ def arena_page(summary: ArenaSummary, run: ArenaRun, rows: Sequence[DealRow], se
             "a hand).</p>", _summary(summary)]
     if rows:
         body.append(f"<h2>The deals played now ({len(rows)})</h2>"
-                    '<p class="legend">Each table\'s play as it went, to step through; its line reads into '
-                    "<code>dobbm review</code> and <code>dobbm explore</code>, which value every card.</p>")
-        body += [_deal_section(row, seats, dealer) for row in sorted(rows, key=lambda r: r.deal)]
+                    '<p class="legend">Each table\'s play as it went, to step through: under each card the '
+                    "declarer's final points under best play with open cards after it, ✓ a best card, − what "
+                    "it cost its side. Each table's line reads into <code>dobbm review</code> and "
+                    "<code>dobbm explore</code>.</p>")
+        body += [_deal_section(row, reviews) for row in sorted(rows, key=lambda r: r.deal)]
     if run.resumed:
         body.append(f'<p class="muted">{run.resumed} deals came from the result file: their plays are not '
                     "on this page.</p>")
