@@ -30,6 +30,22 @@ def chromium_paths() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
+def _missing(reason: str) -> None:
+    """Skip for ``reason``, or fail where the tests must run (``CI``, ``DOBBM_REQUIRE_BROWSER``)."""
+    if os.environ.get("CI") or os.environ.get("DOBBM_REQUIRE_BROWSER"):
+        pytest.fail(f"these tests must run here: {reason}")
+    pytest.skip(reason)
+
+
+def need_web() -> None:
+    """The web extra (Starlette, uvicorn): skip without it (fail under CI)."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        _missing("dobbm serve needs the web extra: pip install -e '.[test,web]'")
+
+
 def need_browser() -> tuple[str, str]:
     """The browser and its driver; skip (fail under CI) when they are absent."""
     paths = chromium_paths()
@@ -38,11 +54,10 @@ def need_browser() -> tuple[str, str]:
     except ImportError:
         paths = None
     if paths is None:
-        reason = ("Chromium, chromedriver or selenium is missing: apt-get install chromium chromium-driver; "
-                  "pip install -e '.[test,web]'")
-        if os.environ.get("CI") or os.environ.get("DOBBM_REQUIRE_BROWSER"):
-            pytest.fail(f"the browser tests must run here: {reason}")
-        pytest.skip(reason)
+        _missing("Chromium, chromedriver or selenium is missing: apt-get install chromium chromium-driver; "
+                 "pip install -e '.[test,web]'")
+    need_web()
+    assert paths is not None
     return paths
 
 

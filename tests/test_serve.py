@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import need_web, served
 
 from dobbm_solver.cards import card_name
 from dobbm_solver.errors import DobbmError
@@ -24,11 +25,13 @@ from dobbm_solver.notation import format_deal_line
 from dobbm_solver.web.sessions import SessionError, Sessions
 from dobbm_solver.web.table import MAX_TEXT, random_deal, read_pasted
 
-pytest.importorskip("starlette", reason="dobbm serve needs the web extra: pip install -e '.[test,web]'")
-from browser import served  # noqa: E402  (needs uvicorn)
-
 ROOT = Path(__file__).resolve().parents[1]
 HANDS = ROOT / "hands"
+
+
+@pytest.fixture(autouse=True)
+def _web() -> None:
+    need_web()
 
 
 def test_sessions_are_capped_and_expire() -> None:
