@@ -111,6 +111,23 @@ def test_the_api_answers_bad_requests_with_one_line_and_goes_on() -> None:
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page, re.I) and "<link" not in page
 
 
+def test_only_json_to_this_machines_names() -> None:
+    """A page of another site can neither post a form or plain text to the app nor reach it
+    under a name of its own (DNS rebinding)."""
+    with served() as url:
+        req = urllib.request.Request(url + "api/session", b"{}", {"Content-Type": "text/plain"})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=30)
+        assert e.value.code == 415
+        req = urllib.request.Request(url, headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=30)
+        assert e.value.code == 400
+        local = urllib.request.Request(url.replace("127.0.0.1", "localhost"))
+        with urllib.request.urlopen(local, timeout=30) as r:
+            assert r.status == 200
+
+
 def test_a_click_on_a_full_deal_is_quick() -> None:
     """Every click answers well under the 0.2 s asked for (a few milliseconds of search);
     the bound here is loose, for a busy machine."""

@@ -40,7 +40,7 @@ def serve(host: str, port: int, tt_mb: int) -> None:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from ..web.app import LOCAL_NAMES, create_app
     except ImportError as e:
         raise click.ClickException(f"dobbm serve needs the web extra: pip install 'dobbm-solver[web]' ({e})") \
             from None
@@ -56,7 +56,8 @@ def serve(host: str, port: int, tt_mb: int) -> None:
         sock.close()
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     sock.listen(128)   # a browser opened at once waits in the queue until the server takes it
-    app = create_app(open_solver(tt_mb))
+    local = host in LOCAL_NAMES
+    app = create_app(open_solver(tt_mb), hosts=LOCAL_NAMES if local else ("*",))
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     if host != LOCAL_HOST:

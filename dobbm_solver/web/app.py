@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -33,7 +35,10 @@ from .sessions import Session, SessionError, Sessions
 from .table import STEPS, load, random_deal, read_pasted, step
 from .table import advice as play_advice
 
-__all__ = ["MAX_BODY", "REQUEST_SECONDS", "create_app"]
+__all__ = ["LOCAL_NAMES", "MAX_BODY", "REQUEST_SECONDS", "create_app"]
+
+#: The names of this machine a request to an app on 127.0.0.1 may be addressed to.
+LOCAL_NAMES = ("127.0.0.1", "localhost")
 
 #: The largest request body read, in bytes.
 MAX_BODY = 256 * 1024
@@ -52,8 +57,11 @@ class _Busy(Exception):
     """Another advice is being worked out."""
 
 
-def create_app(solver: Solver | None = None, sessions: Sessions | None = None) -> Starlette:
-    """The app: its page, its API and its state (sessions, the solver) in memory."""
+def create_app(solver: Solver | None = None, sessions: Sessions | None = None,
+               hosts: Sequence[str] = LOCAL_NAMES) -> Starlette:
+    """The app: its page, its API and its state (sessions, the solver) in memory.  ``hosts``:
+    the host names a request may be addressed to (``*``: any), so that a page of another
+    site cannot reach the app through a name of its own (DNS rebinding)."""
     solver = solver if solver is not None else Solver()
     sessions = sessions if sessions is not None else Sessions()
     solver_lock = threading.Lock()
@@ -96,6 +104,9 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None) -
 
     async def api(request: Request) -> Response:
         action = request.path_params["action"]
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            # a page of another site may send a form or plain text, never JSON without asking first
+            return _json(error_dict("the request must be JSON (Content-Type: application/json)"), 415)
         raw = b""
         async for chunk in request.stream():
             raw += chunk
@@ -117,7 +128,7 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None) -
         return HTMLResponse(page, headers=_SECURITY_HEADERS)
 
     routes = [Route("/", index, methods=["GET"]), Route("/api/{action:str}", api, methods=["POST"])]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
 
 
 def _guarded(work: Callable[[str, dict[str, Any]], dict[str, Any]], action: str, body: dict[str, Any]) -> Response:
