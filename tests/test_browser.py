@@ -95,6 +95,7 @@ def page_state(driver: Any) -> dict[str, Any]:
 
 
 def load_text(driver: Any, text: str) -> None:
+    driver.execute_script("document.getElementById('input').open = true")   # folded after a load
     box = driver.find_element("id", "paste")
     box.clear()
     driver.execute_script("arguments[0].value = arguments[1];", box, text)

@@ -265,9 +265,10 @@
       if (state && !state.empty) { $("view").hidden = true; }
     });
   }
+  function folded() { $("input").open = false; }   // the deal loaded: the table comes first
   $("paste-form").addEventListener("submit", function (e) {
     e.preventDefault();
-    act("load", { text: $("paste").value });
+    act("load", { text: $("paste").value }, folded);
   });
   $("random-form").addEventListener("submit", function (e) {
     e.preventDefault();
@@ -275,7 +276,7 @@
     ["seed", "dealer", "declarer", "contract", "trumps", "points", "strength"].forEach(function (k) {
       fields[k] = f.elements[k].value;
     });
-    act("random", fields);
+    act("random", fields, folded);
   });
   ["undo", "redo", "best", "line"].forEach(function (id) {
     $(id).addEventListener("click", function () { act(id); });
@@ -292,7 +293,7 @@
     var given = new URLSearchParams(window.location.search).get("deal");   // a link to a deal: ?deal=LINE
     if (given) {
       $("paste").value = given;
-      return act("load", { text: given });
+      return act("load", { text: given }, folded);
     }
   }).then(function () { document.body.setAttribute("data-ready", "1"); },
     function () { say("the server cannot be reached"); });
