@@ -142,15 +142,19 @@ def test_a_click_on_a_full_deal_is_quick() -> None:
                 assert time.perf_counter() - t0 < 1.0
 
 
-def test_the_command_listens_on_this_machine_and_stops_on_ctrl_c() -> None:
+def test_the_command_listens_on_this_machine_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "dobbm_solver.cli", "serve", "--port", "0"],
-                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
     try:
         line = proc.stderr.readline() if proc.stderr else ""
         assert line.startswith("dobbm serve: open http://127.0.0.1:"), line
         url = line.split("open ")[1].split()[0]
         with urllib.request.urlopen(url, timeout=30) as r:
             assert r.status == 200
+        sid = post(url, "session", {})[1]["session"]
+        assert post(url, "load", {"session": sid, "text": (HANDS / "played.yaml").read_text()})[0] == 200
+        assert post(url, "advice", {"session": sid})[0] == 200
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     finally:
@@ -158,6 +162,7 @@ def test_the_command_listens_on_this_machine_and_stops_on_ctrl_c() -> None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 130 and "stopped" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []   # it wrote no file, where it ran or in its temporary folder
     bad = subprocess.run([sys.executable, "-m", "dobbm_solver.cli", "serve", "--host", "no..such", "--port", "0"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ})
     assert bad.returncode == 2 and "--host" in bad.stderr
