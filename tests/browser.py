@@ -1,4 +1,4 @@
-"""The browser tests' helpers: headless Chromium through selenium, the app served in a thread,
+"""What the browser tests share: headless Chromium through selenium, the app served in a thread,
 and what a screenshot holds.
 
 Chromium and its driver come from the system's packages (``apt-get install chromium
