@@ -87,6 +87,7 @@ def test_the_api_answers_bad_requests_with_one_line_and_goes_on() -> None:
         sid = post(url, "session", {})[1]["session"]
         assert post(url, "load", None, raw=b"{not json")[0] == 400
         assert post(url, "load", [1, 2])[0] == 400
+        assert post(url, "load", None, raw=b"[" * 200000)[0] == 400   # nested past the stack
         assert post(url, "load", None, raw=b" " * (300 * 1024))[0] == 413
         assert post(url, "frobnicate", {"session": sid})[0] == 400
         assert post(url, "play", {"session": sid, "card": "EA"})[1]["error"].startswith("no deal yet")

@@ -114,7 +114,7 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None,
                 return _json(error_dict(f"the request is too large (at most {MAX_BODY} bytes)"), 413)
         try:
             body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):   # not JSON, or nested past Python's stack
             return _json(error_dict("the request is not JSON"), 400)
         if not isinstance(body, dict):
             return _json(error_dict("the request is not a JSON object"), 400)
