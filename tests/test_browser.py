@@ -194,6 +194,50 @@ def test_random_deal_with_constraints(app: str, chrome: Any) -> None:
     assert len(state["choices"]) == 8
 
 
+def test_practice_a_hand_at_a_hidden_table(app: str, chrome: Any) -> None:
+    open_app(chrome, app)
+    chrome.find_element("id", "practice-input").click()   # unfold the panel
+    form = chrome.find_element("id", "practice-form")
+    form.find_element("name", "seed").send_keys("3")
+    chrome.find_element("id", "practice-start").click()
+
+    def question(d: Any) -> Any:
+        """The question open ("END" at the hand's end), once the page is not busy."""
+        if not d.find_element("id", "busy").get_attribute("hidden"):
+            return None
+        if d.find_element("id", "practice-next").is_displayed():
+            return "END"
+        ask = d.find_element("id", "practice-ask")
+        return ask.is_displayed() and d.find_element("id", "practice-question").text or None
+
+    asked: list[str] = []
+    for _ in range(30):
+        text = wait(chrome, question, 60)
+        if text == "END":
+            break
+        hand = chrome.find_elements("css selector", "#practice-hand button.card")
+        assert 1 <= len(hand) <= 12   # the seat's own cards only
+        if text.startswith("Your bid"):   # a Dobbm where it is open: the lay-away is asked too
+            said = chrome.find_elements("css selector", '#practice-options button[data-answer="dobbm"]')
+            (said or chrome.find_elements("css selector", '#practice-options button[data-answer="pass"]'))[0].click()
+            asked.append("bid")
+        elif "Lay away" in text:
+            for b in [b for b in hand if not b.get_attribute("data-card").endswith("A")][:4]:
+                b.click()
+            chrome.find_element("id", "practice-discard").click()
+            asked.append("discard")
+        elif "good?" in text:
+            chrome.find_element("css selector", '#practice-options button[data-answer="good"]').click()
+        else:
+            chrome.find_element("css selector", "#practice-hand button.card.legal").click()
+        wait(chrome, lambda d: d.find_element("id", "practice-question").text != text
+             or d.find_element("id", "practice-next").is_displayed(), 60)
+    log = chrome.find_element("id", "practice-log").text
+    assert "Result:" in log and "Your decisions" in log and "Totals after 1 hand" in log
+    assert asked == ["bid", "discard"], asked
+    assert not page_state(chrome)["message"]
+
+
 def test_tabs_have_their_own_positions(app: str, chrome: Any) -> None:
     deal = deal_of("example.yaml")
     open_app(chrome, app)

@@ -22,8 +22,9 @@ from .explore import card_value_dict
 from .html.page import asset, page
 from .html.play import seats_around
 from .html.words import result_words
+from .practice import ask_text as practice_ask_text
 
-__all__ = ["app_page", "state_dict", "advice_state", "error_dict"]
+__all__ = ["app_page", "state_dict", "advice_state", "error_dict", "practice_dict", "practice_start_text"]
 
 
 def _names(cs: CardSet) -> list[str]:
@@ -91,6 +92,30 @@ def advice_state(seat: str, advice: Advice[Card]) -> dict[str, Any]:
 def error_dict(message: str) -> dict[str, Any]:
     """What a refused request answers: the reason, one line."""
     return {"error": message}
+
+
+def practice_start_text(number: int, deal_number: int, dealer: str, me: str) -> str:
+    """The line a practice hand begins with."""
+    return f"Hand {number} (deal {deal_number}): {dealer} deals; you are {me}."
+
+
+def practice_dict(practice: Any) -> dict[str, Any]:
+    """A tab's practice (a PracticeTable of web/practice.py) as the page shows it: what happened, in lines;
+    the question open now with what the seat sees (its cards, the cards it may play, the
+    words it may say); whether a hand is being played; the totals."""
+    if practice is None:
+        return {"active": False}
+    ask = practice.ask
+    question = None
+    if ask is not None:
+        question = {"kind": ask.kind, "text": practice_ask_text(ask, practice.me), "options": list(ask.options),
+                    "hand": [card_name(c) for c in sorted_cards(ask.hand)],
+                    "legal": [card_name(c) for c in sorted_cards(ask.legal)],
+                    "dobb": None if ask.dobb is None else [card_name(c) for c in sorted_cards(ask.dobb)]}
+    s = practice.session
+    return {"active": True, "seat": practice.me, "seed": practice.seed, "lines": list(practice.lines),
+            "ask": question, "playing": practice.playing, "failed": practice.failed, "hands": len(s.reviews),
+            "totals": dict(s.totals)}
 
 
 def app_page() -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import threading
 from typing import Any, Callable, Sequence
 
@@ -29,14 +30,17 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import DobbmError
-from ..report.serve import advice_state, app_page, error_dict, state_dict
+from ..report.serve import advice_state, app_page, error_dict, practice_dict, state_dict
 from ..solver import Solver
+from .practice import MAX_TABLES, PracticeTable
 from .sessions import Session, SessionError, Sessions
 from .table import STEPS, load, random_deal, read_pasted, step
 from .table import advice as play_advice
 
 __all__ = ["LOCAL_NAMES", "MAX_BODY", "REQUEST_SECONDS", "create_app"]
 
+#: The practice table's requests.
+PRACTICE_STEPS = ("practice", "practice-deal", "practice-answer")
 #: The names of this machine a request to an app on 127.0.0.1 may be addressed to.
 LOCAL_NAMES = ("127.0.0.1", "localhost")
 
@@ -69,13 +73,43 @@ def create_app(solver: Solver | None = None, sessions: Sessions | None = None,
     page = app_page()
 
     def answer(session: Session, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {"state": state_dict(session.explorer, session.title, show_line=session.show_line), **(extra or {})}
+        return {"state": state_dict(session.explorer, session.title, show_line=session.show_line),
+                "practice": practice_dict(session.practice), **(extra or {})}
+
+    def practise(session: Session, action: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The practice table's steps: start one (seat, seed), deal the next hand, answer."""
+        if action == "practice":
+            seat, seed = body.get("seat"), body.get("seed")
+            if not isinstance(seat, str):
+                raise DobbmError("practice: choose a seat")
+            seed_text = str(seed).strip() if isinstance(seed, (str, int)) and not isinstance(seed, bool) else ""
+            if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
+                raise DobbmError(f"seed: a whole number, 0 or more, not {seed_text[:20]!r}")
+            if session.practice is None and sessions.count(lambda s: s.practice is not None) >= MAX_TABLES:
+                raise _Busy(f"{MAX_TABLES} practice tables are being played: try again later")
+            if session.practice is not None:
+                session.practice.close()
+            session.practice = PracticeTable(int(seed_text) if seed_text else random.SystemRandom().randrange(10 ** 9),
+                                             seat)
+            session.practice.deal()
+        elif session.practice is None:
+            raise DobbmError("no practice table yet: choose a seat and start")
+        elif action == "practice-deal":
+            session.practice.deal()
+        else:
+            text = body.get("text")
+            if not isinstance(text, str):
+                raise DobbmError("answer: the words of your answer")
+            session.practice.answer(text)
+        return answer(session)
 
     def work(action: str, body: dict[str, Any]) -> dict[str, Any]:
         if action == "session":
             return {"session": sessions.new().ident}
         session = sessions.get(body.get("session"))
         with session.lock:
+            if action in PRACTICE_STEPS:
+                return practise(session, action, body)
             if action == "advice":
                 if not advice_lock.acquire(blocking=False):
                     raise _Busy("another advice is being worked out: ask again in a moment")

@@ -13,7 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import DobbmError
 from ..explore import Explorer
@@ -37,10 +37,16 @@ class Session:
 
     ident: str
     explorer: Explorer | None = None
+    practice: Any = None   # a PracticeTable (web/practice.py) once the tab practises
     title: str = ""
     show_line: bool = False
     used: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def close(self) -> None:
+        """End what the session runs (a practice table's thread)."""
+        if self.practice is not None:
+            self.practice.close()
 
 
 class Sessions:
@@ -57,12 +63,18 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._items)
 
+    def count(self, test: Callable[[Session], bool]) -> int:
+        """How many sessions pass ``test``."""
+        with self._lock:
+            return sum(1 for s in self._items.values() if test(s))
+
     def _expire(self, now: float) -> None:
         while self._items:
             ident, oldest = next(iter(self._items.items()))
             if now - oldest.used <= self.idle_seconds and len(self._items) < self.cap:
                 return
             del self._items[ident]
+            oldest.close()
 
     def new(self) -> Session:
         """A new session with an id no one can guess."""
@@ -81,6 +93,7 @@ class Sessions:
             if session is None or now - session.used > self.idle_seconds:
                 if session is not None:
                     del self._items[session.ident]
+                    session.close()
                 raise SessionError("this tab's position is not kept any more (the server restarted, or "
                                    "it was unused too long): load the deal again")
             session.used = now

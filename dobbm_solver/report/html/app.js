@@ -74,6 +74,7 @@
       if (r.body.error) { say(r.body.error); return; }
       say("");
       if (r.body.state) { render(r.body.state); }
+      if (r.body.practice) { renderPractice(r.body.practice); }
       if (after) { after(r.body); }
     }, function () { setBusy(false); say("the server cannot be reached: is dobbm serve still running?"); });
   }
@@ -259,6 +260,62 @@
     out.appendChild(t);
     (a.notes || []).forEach(function (n) { out.appendChild(el("p", "muted", n)); });
   }
+  var chosen = {};
+  function renderPractice(p) {
+    var view = $("practice-view");
+    view.hidden = !p.active;
+    if (!p.active) { return; }
+    $("practice-head").textContent = "· you are " + p.seat + ", seed " + p.seed + ", " + p.hands +
+      " hand" + (p.hands === 1 ? "" : "s") + " played";
+    var log = $("practice-log");
+    log.textContent = p.lines.join("\n") + (p.failed ? "\n" + p.failed : "");
+    log.scrollTop = log.scrollHeight;
+    var a = p.ask;
+    $("practice-ask").hidden = !a;
+    $("practice-next").hidden = !!a || p.playing;
+    chosen = {};
+    if (!a) { return; }
+    $("practice-question").textContent = a.text;
+    var opts = $("practice-options");
+    opts.textContent = "";
+    (a.kind === "bid" || a.kind === "double" ? a.options : []).forEach(function (o) {
+      var b = el("button", "say", o);
+      b.type = "button";
+      b.setAttribute("data-answer", o);
+      b.addEventListener("click", function () { act("practice-answer", { text: o }); });
+      opts.appendChild(b);
+    });
+    $("practice-discard").hidden = a.kind !== "discard";
+    $("practice-discard").disabled = true;
+    var hand = $("practice-hand");
+    hand.textContent = "";
+    ORDER.forEach(function (suit) {
+      var row = el("div", "suit");
+      row.appendChild(icon(suit));
+      a.hand.forEach(function (name) {
+        if (name[0] !== suit) { return; }
+        var b = el("button", "card");
+        b.type = "button";
+        b.setAttribute("data-card", name);
+        b.appendChild(card(name, true));
+        if (a.kind === "play") {
+          if (a.legal.indexOf(name) >= 0) {
+            b.className = "card legal";
+            b.addEventListener("click", function () { act("practice-answer", { text: name }); });
+          } else { b.disabled = true; }
+        } else if (a.kind === "discard") {
+          b.className = "card legal";
+          b.addEventListener("click", function () {
+            if (chosen[name]) { delete chosen[name]; } else { chosen[name] = true; }
+            b.classList.toggle("chosen", !!chosen[name]);
+            $("practice-discard").disabled = Object.keys(chosen).length !== 4;
+          });
+        } else { b.disabled = true; }
+        row.appendChild(b);
+      });
+      hand.appendChild(row);
+    });
+  }
   function start() {
     return post("session", {}).then(function (r) {
       session = r.body.session;
@@ -281,6 +338,20 @@
   ["undo", "redo", "best", "line"].forEach(function (id) {
     $(id).addEventListener("click", function () { act(id); });
   });
+  $("practice-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var f = e.target;
+    act("practice", { seat: f.elements.seat.value, seed: f.elements.seed.value },
+      function () { $("practice-input").open = false; });
+  });
+  $("practice-discard").addEventListener("click", function () {
+    act("practice-answer", { text: Object.keys(chosen).join(" ") });
+  });
+  $("practice-hint").addEventListener("click", function () { act("practice-answer", { text: "hint" }); });
+  $("practice-send").addEventListener("click", function () {
+    act("practice-answer", { text: $("practice-text").value }, function () { $("practice-text").value = ""; });
+  });
+  $("practice-next").addEventListener("click", function () { act("practice-deal"); });
   $("goto").addEventListener("change", function (e) {
     var n = parseInt(e.target.value, 10);
     e.target.value = "";
