@@ -108,7 +108,7 @@ def practice_dict(practice: Any) -> dict[str, Any]:
     ask = practice.ask
     question = None
     if ask is not None:
-        question = {"kind": ask.kind, "text": practice_ask_text(ask, practice.me), "options": list(ask.options),
+        question = {"kind": ask.kind, "text": practice_ask_text(ask), "options": list(ask.options),
                     "hand": [card_name(c) for c in sorted_cards(ask.hand)],
                     "legal": [card_name(c) for c in sorted_cards(ask.legal)],
                     "dobb": None if ask.dobb is None else [card_name(c) for c in sorted_cards(ask.dobb)]}
