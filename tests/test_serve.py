@@ -167,3 +167,30 @@ def test_the_command_listens_on_this_machine_and_stops_on_ctrl_c(tmp_path: Path)
     bad = subprocess.run([sys.executable, "-m", "dobbm_solver.cli", "serve", "--host", "no..such", "--port", "0"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ})
     assert bad.returncode == 2 and "--host" in bad.stderr
+
+
+def test_practice_answers_in_the_commands_words_and_ends_with_its_session() -> None:
+    from dobbm_solver.web.practice import PracticeTable
+
+    with served() as url:
+        sid = post(url, "session", {})[1]["session"]
+        assert post(url, "practice-answer", {"session": sid, "text": "pass"})[0] == 400   # no table yet
+        assert post(url, "practice", {"session": sid, "seat": "Zed"})[0] == 400
+        status, got = post(url, "practice", {"session": sid, "seat": "Anna", "seed": 3})
+        assert status == 200 and got["practice"]["ask"]["kind"] == "bid"
+        status, got = post(url, "practice-answer", {"session": sid, "text": "grand slam"})
+        assert status == 400 and got["error"]
+        status, got = post(url, "practice-answer", {"session": sid, "text": "hint"})
+        assert status == 200 and got["practice"]["lines"][-1].startswith("hint: the advice says")
+        assert got["practice"]["ask"]["kind"] == "bid"   # a hint answers nothing
+        status, got = post(url, "practice-answer", {"session": sid, "text": "pass"})
+        assert status == 200 and got["practice"]["ask"]["kind"] != "bid"
+    store = Sessions(cap=1)
+    session = store.new()
+    session.practice = PracticeTable(3, "Anna")
+    session.practice.deal()
+    thread = session.practice._thread
+    assert thread is not None and thread.is_alive()
+    store.new()   # the first session goes, and its table's thread with it
+    thread.join(10)
+    assert not thread.is_alive()

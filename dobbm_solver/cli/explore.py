@@ -174,7 +174,8 @@ def explore(file: str | None, deal_lines: tuple[str, ...], as_json: bool, tt_mb:
         return
     def words() -> list[str]:
         """What may be typed now: the legal cards of the seat to play, then the command words."""
-        return [card_name(v.card) for v in explorer.position().cards] + [*STEP_WORDS, "goto", "help", "quit"]
+        return ([card_name(v.card) for v in explorer.position().cards] + [*STEP_WORDS, "goto", "help", "quit"]
+                + (["html"] if html_file is not None else []))
 
     commands = Commands(words)
     if commands.terminal and not as_json:
