@@ -383,6 +383,20 @@ def screenshots(folder: Path) -> None:
                 (folder / f"html-{name}.png").write_bytes(driver.get_screenshot_as_png())
             finally:
                 driver.quit()
+        driver = make_driver(390, 844)   # practice on a phone: Anna bids a Dobbm and lays away
+        try:
+            open_app(driver, url)
+            driver.find_element("id", "practice-input").click()
+            driver.find_element("id", "practice-form").find_element("name", "seed").send_keys("3")
+            driver.find_element("id", "practice-start").click()
+            wait(driver, lambda d: d.find_element("id", "practice-question").text.startswith("Your bid"))
+            driver.find_element("css selector", '#practice-options button[data-answer="dobbm"]').click()
+            wait(driver, lambda d: "Lay away" in d.find_element("id", "practice-question").text)
+            for card in ("E6", "S7", "S6"):
+                driver.find_element("css selector", f'#practice-hand button[data-card="{card}"]').click()
+            (folder / "practice-phone.png").write_bytes(driver.get_screenshot_as_png())
+        finally:
+            driver.quit()
 
 
 if __name__ == "__main__":

@@ -342,7 +342,7 @@
     e.preventDefault();
     var f = e.target;
     act("practice", { seat: f.elements.seat.value, seed: f.elements.seed.value },
-      function () { $("practice-input").open = false; });
+      function () { $("practice-input").open = false; $("input").open = false; });
   });
   $("practice-discard").addEventListener("click", function () {
     act("practice-answer", { text: Object.keys(chosen).join(" ") });
