@@ -33,7 +33,7 @@ STEP_SECONDS = 25.0
 #: The table of a practice table's solver (MiB): small, there may be several.
 PRACTICE_TT_MB = 8
 #: The most practice tables served at once (each a thread and a solver of its own).
-MAX_TABLES = 8
+MAX_TABLES = 32
 
 
 class PracticeError(DobbmError):
