@@ -140,18 +140,21 @@ def test_the_arena_card_player_is_the_monte_carlo_player(solver):
     deal = board.open_deal("Bert", "dobbm")
     deal = deal.with_discard(heuristic_discard(deal.hands["Bert"] | deal.dobb))
     seen = []
+    env = Env(solver, FEW)
+    player = WholeMonteCarlo(env, "Anna", 9)
 
     class Both:
         sees_all_cards = False
 
         def __call__(self, view):
-            ours, theirs = WholeMonteCarlo(3, 9)(view), monte_carlo_strategy(3, 9, 1)(view)
+            ours, theirs = player(view), monte_carlo_strategy(3, 9, 1)(view)
             seen.append((ours, theirs))
             return ours
 
     play_hand(deal, {"Anna": Both(), "Bert": rule_of_thumb_strategy(), "Cora": rule_of_thumb_strategy(),
                      "Dave": rule_of_thumb_strategy()})
     assert len(seen) == 8 and all(a == b for a, b in seen)
+    assert {(seat, decision) for seat, decision, _ in env.used} == {("Anna", "play")}
 
 
 def test_an_analysis_cut_short_stops_the_deal():

@@ -96,7 +96,8 @@ class BidAnalysis(Analysis[Bid]):
 
 def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
                 jobs: int | None = None, progress: Progress | None = None, *,
-                target_stderr: float = TARGET_STDERR) -> Advice[Bid]:
+                target_stderr: float = TARGET_STDERR,
+                budget_s: float | None = None) -> Advice[Bid]:
     """Pass, Dobbm or Solo for ``me`` holding 8 cards, about to bid.
 
     Per sample (the other hands and the Dobb dealt consistent with the bids
@@ -118,6 +119,8 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
     stop being sampled); a number: exactly that many samples for every
     option.  ``info``: ``model_bid`` (the bidding model's own choice),
     ``hand_strength``, ``overcall_probability``, ``stopped``.
+    ``budget_s``: seconds to sample for, None: no limit (stopping between batches,
+    ``stopped`` ``"time"``; see :func:`~.template.run_analysis`).
     """
     check_view(view, "bid")
-    return run_analysis(BidAnalysis(view), samples, seed, jobs, progress, target_stderr)
+    return run_analysis(BidAnalysis(view), samples, seed, jobs, progress, target_stderr, budget_s)

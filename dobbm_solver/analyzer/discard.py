@@ -105,6 +105,9 @@ class DiscardAnalysis(Analysis[CardSet]):
             if runner.interrupted:
                 self._keep_solved()
                 return False
+            if self.time_is_up() and stage + 1 < len(self.stages):
+                self.stopped = "time"    # every lay-away has the first sample: rank what was solved
+                return False
         return True
 
     def _final_n(self) -> int:
@@ -280,6 +283,7 @@ class DiscardAnalysis(Analysis[CardSet]):
 def analyze_discard(view: View, samples: int | None = None, seed: int | None = None,
                     jobs: int | None = None, progress: Progress | None = None, *,
                     target_stderr: float = TARGET_STDERR,
+                    budget_s: float | None = None,
                     stages: Stages = DISCARD_STAGES,
                     race_z: float = RACE_Z) -> Advice[CardSet]:
     """Every legal lay-away of a Dobbm ranked by the declarer's expected units.
@@ -304,10 +308,12 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``
     (the lay-aways that went the distance),
     ``heuristic_discard`` (the rule of thumb's choice) and its ``heuristic_rank``
-    (1-based) in the ranking, ``stopped``.
+    (1-based) in the ranking, ``stopped``.  ``budget_s``: seconds to sample for
+    (see :func:`~.template.run_analysis`), checked between the stages too.
     """
     check_view(view, "discard")
-    return run_analysis(DiscardAnalysis(view, stages, race_z), samples, seed, jobs, progress, target_stderr)
+    return run_analysis(DiscardAnalysis(view, stages, race_z), samples, seed, jobs, progress, target_stderr,
+                        budget_s)
 
 
 def _key(e: OptionEstimate[CardSet], heur: float) -> tuple[float, float, float]:

@@ -75,7 +75,8 @@ class DoubleAnalysis(Analysis[DoublingDecision]):
 
 def analyze_double(view: View, samples: int | None = None, seed: int | None = None,
                    jobs: int | None = None, progress: Progress | None = None, *,
-                   target_stderr: float = TARGET_STDERR) -> Advice[DoublingDecision]:
+                   target_stderr: float = TARGET_STDERR,
+                   budget_s: float | None = None) -> Advice[DoublingDecision]:
     """Double or play on: as a defender after "I lie", or as the declarer facing a Schwacher.
 
     One open-card solve per sample gives the declarer's points.  Playing on
@@ -96,9 +97,11 @@ def analyze_double(view: View, samples: int | None = None, seed: int | None = No
     that the other side answers the doubling), ``expected_doublings`` (the
     doublings a doubling ends with, on average), ``contract``,
     ``doublings``, ``stopped``, ``target_stderr``.
+    ``budget_s``: seconds to sample for, None: no limit (stopping between batches,
+    ``stopped`` ``"time"``; see :func:`~.template.run_analysis`).
     """
     check_view(view, "double")
-    return run_analysis(DoubleAnalysis(view), samples, seed, jobs, progress, target_stderr)
+    return run_analysis(DoubleAnalysis(view), samples, seed, jobs, progress, target_stderr, budget_s)
 
 
 def _doubling_value(view: View, result: Results) -> tuple[float, float, float]:

@@ -118,16 +118,19 @@ class PlayAnalysis(Analysis[Card]):
 
 def analyze_play(view: View, samples: int | None = None, seed: int | None = None,
                  jobs: int | None = None, progress: Progress | None = None, *,
-                 target_stderr: float = TARGET_STDERR) -> Advice[Card]:
+                 target_stderr: float = TARGET_STDERR,
+                 budget_s: float | None = None) -> Advice[Card]:
     """``me``'s legal cards ranked by expected units, on shared samples.
 
     ``samples`` None: adaptive, batches until the leading card's expected
     points have a standard error of at most ``target_stderr``.  A view that
     shows every card is solved once: its values are the open-card solver's.
     ``info``: ``to_move``, ``trick`` (the cards in play), ``stopped``.
+    ``budget_s``: seconds to sample for, None: no limit (stopping between batches,
+    ``stopped`` ``"time"``; see :func:`~.template.run_analysis`).
     """
     check_view(view, "play")
-    return run_analysis(PlayAnalysis(view), samples, seed, jobs, progress, target_stderr)
+    return run_analysis(PlayAnalysis(view), samples, seed, jobs, progress, target_stderr, budget_s)
 
 
 def _group_alike(ests: list[OptionEstimate[Card]], runner: SampleRunner, idx: list[int]) -> list[OptionEstimate[Card]]:

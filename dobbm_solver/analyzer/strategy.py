@@ -30,6 +30,8 @@ class MonteCarloStrategy:
     seed: int = 0
     jobs: int | None = 1
     target_stderr: float = TARGET_STDERR
+    #: seconds each decision may sample for (None: ``samples`` alone)
+    budget_s: float | None = None
     sees_all_cards = False
 
     def __call__(self, view: SeatView) -> Card:
@@ -46,7 +48,7 @@ class MonteCarloStrategy:
                                    tricks=view.tricks, doublings=view.doublings, path="<table>")
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
-                              target_stderr=self.target_stderr)
+                              target_stderr=self.target_stderr, budget_s=self.budget_s)
         return advice.recommendation, advice
 
 

@@ -15,6 +15,11 @@ every analysis:
   expected points have standard error at most ``target_stderr``
   (:meth:`Analysis.precise`) or the cap is reached
   (:func:`~.estimate.next_batch`);
+* a time budget (``budget``, seconds; None: none): the batches are then
+  :data:`TIMED_BATCH` samples and the run stops after the first batch that
+  ends past the deadline (``stopped`` ``"time"``), so its result is the one
+  a run without a budget gives on the same samples (a fixed count: that
+  count; adaptively: the same batches);
 * the race (:meth:`Analysis.race`): an option whose paired difference in
   expected units from the leader exceeds :attr:`Analysis.race_z` standard
   errors is no longer sampled;
@@ -45,6 +50,10 @@ from .view import View
 
 Margin = tuple[float | None, float | None]
 
+#: With a time budget the samples come in batches of this many (the run stops between
+#: batches once its time is used).
+TIMED_BATCH = 4
+
 
 @dataclass(frozen=True)
 class Ranking(Generic[OptT]):
@@ -63,6 +72,7 @@ class Settings:
     fixed: int | None
     seed: int
     target: float
+    budget: float | None = None
 
 
 class Analysis(ABC, Generic[OptT]):
@@ -101,6 +111,7 @@ class Analysis(ABC, Generic[OptT]):
         self.stopped = "samples"
         self.fixed: int | None = None
         self.target = TARGET_STDERR
+        self.deadline: float | None = None             # time.perf_counter() past which no batch starts
 
     # -- the arguments
     def fixed_samples(self, samples: int | None) -> int | None:
@@ -203,6 +214,10 @@ class Analysis(ABC, Generic[OptT]):
         """The samples solved (one solve for all: every option's)."""
         return self.solved[self.options[0]]
 
+    def time_is_up(self) -> bool:
+        """Whether the time budget (if any) is used."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
 
 def sample(runner: SampleRunner, analysis: Analysis[OptT], fixed: int | None) -> None:
     """Solve batches of samples until the run stops: the fixed count, the target, the cap
@@ -211,19 +226,28 @@ def sample(runner: SampleRunner, analysis: Analysis[OptT], fixed: int | None) ->
     while this one is judged (a batch not needed is cancelled, its results, if any,
     never used)."""
     n, cap = analysis.batches(fixed)
+    timed = analysis.deadline is not None
+    if timed:
+        n = min(n, analysis.start + TIMED_BATCH)
     while True:
         analysis.plan(runner, n, fixed)
         runner.run(analysis.items(runner, n), analysis.cost)
         analysis.record(runner, n)
-        if fixed is None and analysis.solve_ahead:
+        if fixed is None and analysis.solve_ahead and not timed:
             runner.start_ahead(analysis.items(runner, min(cap, n + BATCH)), analysis.cost)
         if runner.interrupted:      # (nothing was started ahead then)
             if analysis.nothing_solved():
                 raise KeyboardInterrupt
             analysis.stopped = "interrupted"
             return
-        if fixed is not None and not analysis.race_fixed:
+        if n < cap and analysis.time_is_up():
+            analysis.stopped = "time"
             return
+        if fixed is not None and not analysis.race_fixed:
+            if not timed or n >= cap:
+                return
+            n = min(cap, n + TIMED_BATCH)
+            continue
         ranking = analysis.rank(runner)
         analysis.race(runner, ranking)
         following, why = next_batch(n, cap, analysis.precise(ranking) or not analysis.active)
@@ -235,17 +259,21 @@ def sample(runner: SampleRunner, analysis: Analysis[OptT], fixed: int | None) ->
                 continue
             analysis.stopped = "samples" if fixed is not None else why
             return
-        n = following
+        n = min(following, n + TIMED_BATCH) if timed else following
 
 
 def run_analysis(analysis: Analysis[OptT], samples: int | None, seed: int | None, jobs: int | None,
-                 progress: Progress | None, target_stderr: float) -> Advice[OptT]:
-    """Run ``analysis`` (its view checked for its command) and rank its options."""
+                 progress: Progress | None, target_stderr: float, budget: float | None = None) -> Advice[OptT]:
+    """Run ``analysis`` (its view checked for its command) and rank its options; ``budget``:
+    the seconds it may sample for (stopping between batches), None for no limit."""
     t0 = time.perf_counter()
     check_view(analysis.view, analysis.command)
     fixed = analysis.fixed_samples(samples)
-    s = Settings(fixed, resolve_seed(seed), check_target(target_stderr))
+    s = Settings(fixed, resolve_seed(seed), check_target(target_stderr),
+                 None if budget is None else check_target(budget, "budget", "number of seconds"))
     analysis.configure(s)
+    if s.budget is not None:
+        analysis.deadline = t0 + s.budget
     with SampleRunner(analysis.view, s.seed, jobs, progress) as runner:
         if not analysis.control_variates:
             runner.start_cv(count=0, needed=False)

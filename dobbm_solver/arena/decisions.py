@@ -22,7 +22,7 @@ from ..models.discard_rule import heuristic_discard
 from ..playout import SeatView, Strategy, open_card_strategy, rule_of_thumb_strategy
 from ..rules import units
 from ..solver import Solver
-from .strategies import DECISIONS, ArenaSamples
+from .strategies import DECISIONS, SAMPLING, ArenaSamples, method
 
 Bids = tuple[tuple[str, str], ...]
 
@@ -53,11 +53,16 @@ class Board:
 
 @dataclass
 class Env:
-    """What the strategies share within a deal: a solver, the sample counts, and the
-    open-card studies already made (the same deal is replayed at several tables)."""
+    """What the strategies share within a deal: a solver, the sample counts and time
+    budget, the open-card studies already made (the same deal is replayed at several
+    tables), and the samples each analysis used."""
 
     solver: Solver
     samples: ArenaSamples
+    #: the seconds each analysis may sample for (None: its sample count alone)
+    budget_s: float | None = None
+    #: every analysis made: (seat, decision, samples it used), in order
+    used: list[tuple[str, str, int]] = field(default_factory=list)
     #: (deal index, declarer) -> the best lay-away of its Dobbm and its points
     discards: dict[tuple[int, str], tuple[CardSet, int]] = field(default_factory=dict)
     #: (deal index, declarer) -> the points of its Solo
@@ -97,6 +102,13 @@ def whole(advice: Advice[OptT]) -> Advice[OptT]:
     return advice
 
 
+def used(env: Env, seat: str, decision: str, advice: Advice[OptT]) -> Advice[OptT]:
+    """``advice`` (see :func:`whole`), its samples noted in ``env.used``."""
+    whole(advice)
+    env.used.append((seat, decision, advice.samples))
+    return advice
+
+
 # --------------------------------------------------------------------------
 # bidding
 
@@ -110,10 +122,11 @@ def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> 
     dobbm_said = any(b == "dobbm" for _, b in bids)
     if strategy == "rule":
         return model_bid(hand, dobbm_said=dobbm_said, turn=len(bids))
-    if strategy == "advice":
+    if strategy in SAMPLING:
         view = own_view("bid", board, seat, bids, hand)
-        advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1)
-        return whole(advice).recommendation
+        advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1,
+                             budget_s=env.budget_s)
+        return used(env, seat, "bid", advice).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
     values = {"pass": 0, "solo": 3 * units(env.solo_points(board, seat), "solo")}
     if not dobbm_said:
@@ -129,11 +142,11 @@ def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: B
     twelve = board.hands[declarer] | board.dobb
     if strategy == "rule":
         return heuristic_discard(twelve)
-    if strategy == "advice":
+    if method("discard", strategy) == "advice":
         view = own_view("discard", board, declarer, bids, board.hands[declarer], dobb=board.dobb)
-        advice = whole(analyze_discard(view, samples=env.samples.discard,
-                                       seed=board.seed_for(declarer, "discard"), jobs=1))
-        return advice.recommendation
+        advice = analyze_discard(view, samples=env.samples.discard, seed=board.seed_for(declarer, "discard"),
+                                 jobs=1, budget_s=env.budget_s)
+        return used(env, declarer, "discard", advice).recommendation
     return env.best_discard(board, declarer)[0]
 
 
@@ -143,6 +156,7 @@ def decide_discard(strategy: str, board: Board, env: Env, declarer: str, bids: B
 def decide_double(strategy: str, board: Board, env: Env, deal: Deal, seat: str, bids: Bids) -> bool:
     """Whether ``seat`` doubles now: a defender's Schwacher (``deal.doublings`` even)
     or the declarer's Retour (odd)."""
+    strategy = method("double", strategy)
     if strategy == "rule":
         return False
     declarer = seat == deal.declarer
@@ -153,9 +167,9 @@ def decide_double(strategy: str, board: Board, env: Env, deal: Deal, seat: str, 
     view = own_view("double", board, seat, bids, deal.hands[seat], declarer=deal.declarer,
                     contract=deal.contract, doublings=deal.doublings,
                     dobb=deal.dobb if laid else None, discard=deal.discard if laid else None)
-    advice = whole(analyze_double(view, samples=env.samples.double, seed=board.seed_for(seat, "double"),
-                                  jobs=1))
-    return advice.recommendation != "play on"
+    advice = analyze_double(view, samples=env.samples.double, seed=board.seed_for(seat, "double"), jobs=1,
+                            budget_s=env.budget_s)
+    return used(env, seat, "double", advice).recommendation != "play on"
 
 
 # --------------------------------------------------------------------------
@@ -165,25 +179,28 @@ def play_strategy(strategy: str, board: Board, env: Env, seat: str) -> Strategy:
     """The card player of ``seat`` for :func:`~dobbm_solver.playout.play_hand`."""
     if strategy == "rule":
         return rule_of_thumb_strategy()
-    if strategy == "advice":
-        return WholeMonteCarlo(env.samples.play, board.seed_for(seat, "play"))
+    if method("play", strategy) == "advice":
+        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"))
     return open_card_strategy(env.solver)
 
 
 class WholeMonteCarlo:
     """The Monte Carlo card player of :mod:`dobbm_solver.analyzer.strategy` (the same
-    view, the same seeds: ``seed`` plus the cards played so far), except that an
-    analysis Ctrl-C cut short stops the deal (see :func:`whole`) instead of playing
-    the card it would have recommended."""
+    view, the same seeds: ``seed`` plus the cards played so far) at ``env``'s sample
+    count and time budget, except that an analysis Ctrl-C cut short stops the deal
+    (see :func:`whole`) instead of playing the card it would have recommended."""
 
     sees_all_cards = False
 
-    def __init__(self, samples: int, seed: int) -> None:
-        self.samples = samples
+    def __init__(self, env: Env, seat: str, seed: int) -> None:
+        self.env = env
+        self.seat = seat
         self.seed = seed
 
     def __call__(self, view: SeatView) -> Card:
-        card, advice = MonteCarloStrategy(samples=self.samples, seed=self.seed, jobs=1).advise(view)
+        env = self.env
+        card, advice = MonteCarloStrategy(samples=env.samples.play, seed=self.seed, jobs=1,
+                                          budget_s=env.budget_s).advise(view)
         if advice is not None:
-            whole(advice)
+            used(env, self.seat, "play", advice)
         return card

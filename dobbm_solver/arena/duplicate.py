@@ -32,7 +32,7 @@ from typing import Mapping
 from .decisions import Board, Env
 from .game import SEATS, Asked, play_table
 from .results import BASE, TableKey, TableResult
-from .strategies import DECISIONS, Player
+from .strategies import DECISIONS, Player, method
 
 Tables = Mapping[TableKey, TableResult]
 
@@ -51,8 +51,10 @@ def table_plan(a: Player, b: Player, per_decision: bool) -> dict[TableKey, tuple
 
 
 def swapped_decisions(a: Player, b: Player) -> tuple[str, ...]:
-    """The decisions whose strategy differs between A and B (the others are worth 0)."""
-    return tuple(d for d in DECISIONS if a.of(d) != b.of(d))
+    """The decisions whose method differs between A and B (the others are worth 0;
+    ``pimc`` and ``advice`` are one method where they decide alike:
+    :func:`~.strategies.method`)."""
+    return tuple(d for d in DECISIONS if method(d, a.of(d)) != method(d, b.of(d)))
 
 
 def play_deal(board: Board, env: Env, a: Player, b: Player, per_decision: bool,

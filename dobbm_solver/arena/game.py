@@ -17,6 +17,8 @@ with a :class:`~.strategies.Player` in each seat:
 5. **settlement** by :func:`~dobbm_solver.rules.units`: each seat's own
    units, the declarer ``3 * units`` and each defender ``-units`` (so the
    four seats sum to 0).
+
+With a time budget a table also records the samples each analysis used.
 """
 
 from __future__ import annotations
@@ -123,11 +125,17 @@ def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked |
     """Play ``board`` at one table with ``players[i]`` at ``board.seats[i]``.
     ``asked``: where to record the decisions asked (see :class:`Asked`)."""
     asked = Asked() if asked is None else asked
+    first_used = len(env.used)
+
+    def samples_used() -> tuple[tuple[str, str, int], ...]:
+        # recorded with a time budget only: without one each analysis has its fixed count
+        return tuple(env.used[first_used:]) if env.budget_s is not None else ()
+
     by_seat = dict(zip(board.seats, players))
     bids = auction(board, env, by_seat, asked)
     said = [(s, b) for s, b in bids if b != "pass"]
     if not said:
-        return TableResult(bids=bids, units={s: 0 for s in board.seats})
+        return TableResult(bids=bids, units={s: 0 for s in board.seats}, samples=samples_used())
     declarer, contract = said[-1]
     deal = board.open_deal(declarer, contract)
     if contract == "dobbm":
@@ -140,4 +148,4 @@ def play_table(board: Board, env: Env, players: Sequence[Player], asked: Asked |
     u = units(points, contract, deal.doublings)
     return TableResult(bids=bids, declarer=declarer, contract=contract, discard=deal.discard,
                        doubled_by=doubled_by, doublings=deal.doublings, points=points, tricks=finished.tricks,
-                       units={s: (3 * u if s == declarer else -u) for s in board.seats})
+                       units={s: (3 * u if s == declarer else -u) for s in board.seats}, samples=samples_used())

@@ -89,19 +89,26 @@ class TableResult:
     points: int | None = None
     tricks: tuple[tuple[Card, ...], ...] = ()
     units: Mapping[str, int]
+    #: with a time budget: each analysis made at the table, (seat, decision, samples used)
+    samples: tuple[tuple[str, str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"bids": [list(b) for b in self.bids], "declarer": self.declarer, "contract": self.contract,
-                "discard": cards_text(self.discard) if self.discard is not None else None,
-                "doubled_by": list(self.doubled_by), "doublings": self.doublings, "points": self.points,
-                "tricks": [" ".join(card_name(c) for c in t) for t in self.tricks],
-                "units": dict(self.units)}
+        out: dict[str, Any] = {"bids": [list(b) for b in self.bids], "declarer": self.declarer,
+                               "contract": self.contract,
+                               "discard": cards_text(self.discard) if self.discard is not None else None,
+                               "doubled_by": list(self.doubled_by), "doublings": self.doublings,
+                               "points": self.points,
+                               "tricks": [" ".join(card_name(c) for c in t) for t in self.tricks],
+                               "units": dict(self.units)}
+        if self.samples:
+            out["samples"] = [list(u) for u in self.samples]
+        return out
 
     @classmethod
     def from_json(cls, obj: object, seats: tuple[str, ...], key: str) -> TableResult:
         """A table's result as :meth:`to_json` writes it, every field checked (``key``: where)."""
         fields = _fields(obj, key, ("bids", "declarer", "contract", "discard", "doubled_by", "doublings",
-                                    "points", "tricks", "units"))
+                                    "points", "tricks", "units"), optional=("samples",))
         bids = tuple(_bid(b, seats, f"{key}.bids") for b in _list(fields["bids"], f"{key}.bids"))
         declarer = _optional(fields["declarer"], f"{key}.declarer", lambda v, k: _seat(v, seats, k))
         contract = _optional(fields["contract"], f"{key}.contract", lambda v, k: _word(v, CONTRACTS, k))
@@ -117,8 +124,10 @@ class TableResult:
         units = {s: _whole(raw_units.get(s), f"{key}.units.{s}") for s in seats}
         if set(raw_units) != set(seats):
             raise RowError(f"{key}.units", f"must name the seats {', '.join(seats)}")
+        samples = tuple(_used(u, seats, f"{key}.samples") for u in _list(fields.get("samples", []),
+                                                                            f"{key}.samples"))
         return cls(bids=bids, declarer=declarer, contract=contract, discard=discard, doubled_by=doubled_by,
-                   doublings=doublings, points=points, tricks=tricks, units=units)
+                   doublings=doublings, points=points, tricks=tricks, units=units, samples=samples)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,13 +170,13 @@ class DealRow:
 # field checks
 
 
-def _fields(obj: object, key: str, names: tuple[str, ...]) -> dict[str, Any]:
+def _fields(obj: object, key: str, names: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise RowError(key, f"must be a JSON object, not {brief(obj)}")
     for name in names:
         if name not in obj:
             raise RowError(name if key == "row" else f"{key}.{name}", "missing")
-    extra = [k for k in obj if k not in names]
+    extra = [k for k in obj if k not in names + optional]
     if extra:
         raise RowError(key, f"unknown field {brief(extra[0])}")
     return obj
@@ -203,6 +212,15 @@ def _bid(value: object, seats: tuple[str, ...], key: str) -> tuple[str, str]:
     if not isinstance(value, list) or len(value) != 2:
         raise RowError(key, f"each bid must be [SEAT, BID], not {brief(value)}")
     return _seat(value[0], seats, key), _word(value[1], BIDS, key)
+
+
+def _used(value: object, seats: tuple[str, ...], key: str) -> tuple[str, str, int]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise RowError(key, f"each entry must be [SEAT, DECISION, SAMPLES], not {brief(value)}")
+    n = _whole(value[2], key)
+    if n < 1:
+        raise RowError(key, f"samples must be 1 or more, not {n}")
+    return _seat(value[0], seats, key), _word(value[1], DECISIONS, key), n
 
 
 def _read_card_list(value: object, key: str) -> list[Card]:

@@ -43,11 +43,21 @@ class ArenaConfig:
     seed: int
     per_decision: bool = False
     samples: ArenaSamples = ARENA_SAMPLES
+    #: milliseconds each analysis may sample for (None: its sample count alone); the
+    #: sample counts are then caps
+    budget_ms: int | None = None
 
     def settings(self) -> dict[str, Any]:
         """What a result file's header holds: a rerun must match it."""
-        return {"a": self.a.name, "b": self.b.name, "seed": self.seed, "per_decision": self.per_decision,
-                "samples": self.samples.as_dict(), "version": 1}
+        out = {"a": self.a.name, "b": self.b.name, "seed": self.seed, "per_decision": self.per_decision,
+               "samples": self.samples.as_dict(), "version": 1}
+        if self.budget_ms is not None:
+            out["budget_ms"] = self.budget_ms
+        return out
+
+    @property
+    def budget_s(self) -> float | None:
+        return None if self.budget_ms is None else self.budget_ms / 1000.0
 
 
 @dataclass
@@ -77,18 +87,22 @@ class ArenaRun:
         return f"{self.jobs} job{'s' if self.jobs != 1 else ''}"
 
 
-def check_arena(deals: int, seed: int) -> None:
-    """:class:`ArenaError` unless ``deals`` is 1..MAX_DEALS and ``seed`` 0 or more."""
+def check_arena(deals: int, seed: int, budget_ms: int | None = None) -> None:
+    """:class:`ArenaError` unless ``deals`` is 1..MAX_DEALS, ``seed`` 0 or more and
+    ``budget_ms`` None or 1 or more."""
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
         raise ArenaError(f"--deals must be a whole number from 1 to {MAX_DEALS}, not {deals!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ArenaError(f"--seed must be a whole number, 0 or more, not {seed!r}")
+    if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, int)
+                                  or budget_ms < 1):
+        raise ArenaError(f"--budget-ms must be a whole number of milliseconds, 1 or more, not {budget_ms!r}")
 
 
 def arena_deal(config: ArenaConfig, index: int) -> DealRow:
     """One deal's row: the cards dealt and every table's result (a pool task)."""
     board = deal_board(config.seed, index)
-    env = Env(worker_solver(), config.samples)
+    env = Env(worker_solver(), config.samples, budget_s=config.budget_s)
     tables = play_deal(board, env, config.a, config.b, config.per_decision)
     return DealRow(deal=index, seed=config.seed, hands=dict(board.hands), dobb=board.dobb, tables=tables)
 
@@ -125,7 +139,7 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
     ``output`` as it completes; the summary over all ``deals`` done.  ``on_row`` is given
     each row played now.  ``scheduler``: the address of a Dask scheduler to run on
     instead of local workers (``jobs`` is then unused)."""
-    check_arena(deals, config.seed)
+    check_arena(deals, config.seed, config.budget_ms)
     n_jobs = resolve_jobs(jobs)
     tally = Tally(config)
     run = ArenaRun(tally.summary(), jobs=n_jobs, scheduler=scheduler)

@@ -2,7 +2,7 @@
 
 A player is written as a *player name*:
 
-* ``rule``, ``advice`` or ``open``: that strategy for all four decisions;
+* ``rule``, ``advice``, ``pimc`` or ``open``: that strategy for all four decisions;
 * a base name and overrides, comma-separated: ``advice,play=rule`` is the
   advice for bid, discard and double and the rule of thumb for the card play;
 * all four decisions named: ``bid=advice,discard=rule,double=rule,play=rule``
@@ -24,19 +24,40 @@ double   never (no Schwacher, no        ``analyze_double``             when open
 play     ``rule_of_thumb_strategy``     the Monte Carlo card player    ``open_card_strategy``
 ======== ============================== ============================== ==============================
 
+``pimc`` is the advice as it was before it valued the pass: perfect-information
+Monte Carlo for all four decisions, its bid counting a pass as 0.  It stays a
+player by name so that every new method is measured against it (``advice
+pimc --per-decision``).  Where ``pimc`` and ``advice`` decide alike (today the
+lay-away, the doubling and the card play) they are one method
+(:func:`method`): a comparison swaps only the decisions whose methods differ.
+
 The advice strategies run with the fixed sample counts of
 :class:`ArenaSamples` (fewer than at the table, so that an arena of a few
-hundred deals takes minutes); every report states them.
+hundred deals takes minutes); every report states them.  With a time budget
+in milliseconds per analysis (``ArenaConfig.budget_ms``) each analysis stops
+between batches once it has used its time, the counts (by default
+:data:`TIMED_SAMPLES`) its caps, and the samples each used are recorded.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ..analyzer.estimate import MAX_SAMPLES
 from ..errors import DobbmError
 
 DECISIONS: tuple[str, ...] = ("bid", "discard", "double", "play")
-STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "open")
+STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "open")
+#: The strategies that sample (the analyzer's): their sample counts and budgets apply.
+SAMPLING: tuple[str, ...] = ("advice", "pimc")
+#: Where ``pimc`` decides as ``advice`` does: the decisions whose ``pimc`` is the advice's method.
+PIMC_AS_ADVICE: tuple[str, ...] = ("discard", "double", "play")
+
+
+def method(decision: str, strategy: str) -> str:
+    """The method behind ``strategy`` for ``decision``: ``pimc`` is ``advice`` where they
+    decide alike (:data:`PIMC_AS_ADVICE`), else each strategy is its own."""
+    return "advice" if strategy == "pimc" and decision in PIMC_AS_ADVICE else strategy
 
 
 class ArenaError(DobbmError):
@@ -61,6 +82,8 @@ class ArenaSamples:
 
 #: The sample counts the arena uses unless told otherwise.
 ARENA_SAMPLES = ArenaSamples()
+#: The caps with a time budget: each analysis's adaptive cap (the budget binds first).
+TIMED_SAMPLES = ArenaSamples(**{d: MAX_SAMPLES[d] for d in DECISIONS})
 
 
 @dataclass(frozen=True)
@@ -92,7 +115,7 @@ class Player:
 
     @property
     def uses_advice(self) -> bool:
-        return any(self.of(d) == "advice" for d in DECISIONS)
+        return any(self.of(d) in SAMPLING for d in DECISIONS)
 
     def __str__(self) -> str:
         return self.name

@@ -98,6 +98,9 @@ class ArenaSummary:
     difference: Mean
     per_decision: dict[str, Mean | None]
     contracts: dict[str, int]
+    #: with a time budget: the mean samples an analysis of each decision used, A's (in its
+    #: seat at the A tables) and B's (at the all-B table); decisions never analysed left out
+    samples_used: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         c = self.config
@@ -112,6 +115,7 @@ class ArenaSummary:
                                  {**m.as_dict(), "a": c.a.of(d), "b": c.b.of(d)})
                              for d, m in self.per_decision.items()},
             "contracts": self.contracts,
+            **({"budget_ms": c.budget_ms, "samples_used": self.samples_used} if c.budget_ms is not None else {}),
         }
 
 
@@ -128,6 +132,8 @@ class Tally:
         # contract -> how many tables, and where it first shows (deal, table in the row)
         self.contracts: dict[str, int] = {}
         self.first: dict[str, tuple[int, int]] = {}
+        # player ("a", "b") -> decision -> [analyses, samples]
+        self.used: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
 
     def add(self, row: DealRow) -> None:
         self.deals += 1
@@ -139,6 +145,13 @@ class Tally:
             for dec in self.swapped:
                 self.per_decision[dec].add(decision_value(row.tables, SEATS, dec))
         for i, (key, t) in enumerate(row.tables.items()):
+            if key.swapped is None:
+                who = "b" if key == BASE else "a"
+                for seat, decision, n in t.samples:
+                    if who == "b" or seat == SEATS[key.seat or 0]:
+                        count = self.used[who].setdefault(decision, [0, 0])
+                        count[0] += 1
+                        count[1] += n
             if key == BASE or key.swapped is None:
                 name = t.contract or "thrown in"
                 self.contracts[name] = self.contracts.get(name, 0) + 1
@@ -156,8 +169,11 @@ class Tally:
                 per[dec] = None
         # the contracts in the order they first show in deal order
         contracts = {k: self.contracts[k] for k in sorted(self.contracts, key=self.first.__getitem__)}
+        used = {who: {d: round(c[1] / c[0], 1) for d in DECISIONS if (c := self.used[who].get(d))}
+                for who in ("a", "b")}
         return ArenaSummary(config=self.config, deals=n, a=self.a.mean(), b=self.b.mean(),
-                            difference=self.difference.mean(), per_decision=per, contracts=contracts)
+                            difference=self.difference.mean(), per_decision=per, contracts=contracts,
+                            samples_used=used)
 
 
 def summarize(rows: Iterable[DealRow], config: ArenaConfig) -> ArenaSummary:

@@ -26,13 +26,18 @@ from .output import Progress, echo, echo_json
 @click.option("--per-decision", is_flag=True,
               help="Also swap one decision's strategy at a time (A with B's bid, ...) to see what "
                    "each decision is worth; more tables per deal.")
+@click.option("--budget-ms", type=int, metavar="MS",
+              help="Give every analysis of the advice (advice, pimc) MS milliseconds of sampling "
+                   "instead of its fixed samples: players compared at equal time. The samples each "
+                   "used are recorded; runs are then not reproducible to the sample.")
 @QUIET
 @HTML
 def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
-          scheduler: str | None, per_decision: bool, quiet: bool, html_file: str | None) -> None:
+          scheduler: str | None, per_decision: bool, budget_ms: int | None, quiet: bool,
+          html_file: str | None) -> None:
     """Play seeded deals end to end with hidden cards: player A against player B.
 
-    A player is a strategy for every decision (rule, advice or open), or one per
+    A player is a strategy for every decision (rule, advice, pimc or open), or one per
     decision: 'advice,play=rule' or 'bid=advice,discard=rule,double=rule,play=rule'.
     Each deal is played duplicate-style: A in each seat in turn at a table of B's,
     paired with the table of four B's on the same cards. Printed: each player's units
@@ -44,12 +49,16 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
         from ..arena import ArenaConfig, parse_player, run_arena
         from ..arena.results import DealRow
         from ..arena.run import check_arena
+        from ..arena.strategies import TIMED_SAMPLES
         from ..report.arena import arena_dict, arena_text
 
     if html_file is not None:
         check_page_file(html_file)
-    config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)
-    check_arena(deals, seed)
+    if budget_ms is None:
+        config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision)
+    else:
+        config = ArenaConfig(parse_player(a), parse_player(b), seed, per_decision, TIMED_SAMPLES, budget_ms)
+    check_arena(deals, seed, budget_ms)
     rows: list[DealRow] = []
 
     def take(row: DealRow) -> None:

@@ -29,7 +29,8 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
              f"{'s' if summary.deals != 1 else ''}, seed {c.seed}",
              "scheme: A in each seat in turn at a table of B's, paired with the all-B table "
              "(units: each seat's own settlement)",
-             f"advice samples (fixed, per analysis): {c.samples.text()}",
+             (f"advice samples (fixed, per analysis): {c.samples.text()}" if c.budget_ms is None else
+              f"advice budget: {c.budget_ms} ms per analysis, samples at most {c.samples.text()}"),
              "",
              f"{'':24}{'units a hand':>17}",
              f"{'A ' + c.a.name:24}{_pm(summary.a.units_per_hand, summary.a.stderr):>17}",
@@ -42,6 +43,12 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
         m = summary.per_decision[d]
         value = "  not measured (give --per-decision)" if m is None else f"{_pm(m.units_per_hand, m.stderr):>17}"
         lines.append(f"{'  ' + d:34}{c.a.of(d):>8}{c.b.of(d):>8}{value}")
+    if c.budget_ms is not None:
+        for who, player in (("a", c.a), ("b", c.b)):
+            got = summary.samples_used.get(who)
+            if got:
+                lines.append(f"samples used per analysis (mean), {who.upper()} {player.name}: "
+                             + ", ".join(f"{d} {n:g}" for d, n in got.items()))
     if summary.contracts:
         shown = ", ".join(f"{k} {v}" for k, v in sorted(summary.contracts.items()))
         lines += ["", f"contracts at the compared tables: {shown}"]
