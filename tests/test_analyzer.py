@@ -192,7 +192,11 @@ def test_progress_and_json() -> None:
     calls = []
     v = view_of(BID_PASSED, "bid")
     advice = analyze_bid(v, samples=4, seed=1, jobs=1, progress=lambda d, t: calls.append((d, t)))
-    assert calls and calls[-1][0] == calls[-1][1] == 8 and all(d <= t for d, t in calls)
+    # pass, Dobbm and Solo, each solved on 4 samples (the pass's games count as one)
+    assert calls and calls[-1][0] == calls[-1][1] == 12 and all(d <= t for d, t in calls)
+    zero = []
+    analyze_bid(v, samples=4, seed=1, jobs=1, progress=lambda d, t: zero.append((d, t)), pass_value="zero")
+    assert zero[-1] == (8, 8)     # a pass worth 0 is not solved
     j = advice_dict(advice)
     assert j["recommendation"] == advice.recommendation
     for o in j["options"]:

@@ -125,7 +125,7 @@ def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> 
     if strategy in SAMPLING:
         view = own_view("bid", board, seat, bids, hand)
         advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1,
-                             budget_s=env.budget_s)
+                             budget_s=env.budget_s, pass_value="zero" if strategy == "pimc" else "defend")
         return used(env, seat, "bid", advice).recommendation
     # open: each option's units for the seat with open cards (pass: 0)
     values = {"pass": 0, "solo": 3 * units(env.solo_points(board, seat), "solo")}
