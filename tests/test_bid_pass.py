@@ -9,6 +9,7 @@ import pytest
 from views import bid_file, view_of
 
 from dobbm_solver.analyzer import analyze_bid
+from dobbm_solver.analyzer.bid import PassValue
 from dobbm_solver.analyzer.sampling import sampler_for
 from dobbm_solver.analyzer.view import View
 from dobbm_solver.deal import Deal
@@ -128,7 +129,8 @@ def test_the_arena_bidders() -> None:
     from dobbm_solver.arena.game import deal_board
     board = deal_board(2, 0)
     env = Env(Solver(), ArenaSamples(bid=4, discard=1, double=3, play=3))
-    for strategy, value in (("pimc", "zero"), ("advice", "defend")):
+    pairs: tuple[tuple[str, PassValue], ...] = (("pimc", "zero"), ("advice", "defend"))
+    for strategy, value in pairs:
         view = View.from_seat("bid", seats=board.seats, dealer=board.dealer, me="Anna", hand=board.hands["Anna"])
         want = analyze_bid(view, samples=4, seed=board.seed_for("Anna", "bid"), jobs=1, pass_value=value)
         assert decide_bid(strategy, board, env, "Anna", ()) == want.recommendation
