@@ -1,4 +1,5 @@
 """Today's advice as the arena player ``pimc``, and analyses and arena players on a time budget."""
+# (the pass's value in bid: test_bid_pass.py; the play model: test_play_model.py)
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dobbm_solver import cli
 from dobbm_solver.analyzer import Advice, analyze_bid, analyze_discard, analyze_double, analyze_play
 from dobbm_solver.analyzer.template import TIMED_BATCH
 from dobbm_solver.arena import ArenaConfig, ArenaSamples, TableResult, parse_player, run_arena
-from dobbm_solver.arena.decisions import Env, decide_discard, decide_double, play_strategy
+from dobbm_solver.arena.decisions import Env, WholeMonteCarlo, decide_discard, decide_double, play_strategy
 from dobbm_solver.arena.duplicate import swapped_decisions, table_plan
 from dobbm_solver.arena.game import deal_board, play_table
 from dobbm_solver.arena.results import DealRow, RowError
@@ -44,11 +45,11 @@ def test_pimc_is_a_player_by_name() -> None:
 
 def test_pimc_decides_as_the_advice_except_where_the_advice_changed() -> None:
     a, p = parse_player("advice"), parse_player("pimc")
-    assert [method(d, "pimc") for d in ("bid", "discard", "double", "play")] == ["pimc", "advice", "advice", "advice"]
-    # only the bid is compared: elsewhere the two are one method
-    assert swapped_decisions(a, p) == ("bid",)
+    assert [method(d, "pimc") for d in ("bid", "discard", "double", "play")] == ["pimc", "advice", "advice", "pimc"]
+    # only the bid and the card play are compared: elsewhere the two are one method
+    assert swapped_decisions(a, p) == ("bid", "play")
     assert {k.name for k in table_plan(a, p, per_decision=True)} == (
-        {"base"} | {f"A@{k}" for k in range(4)} | {f"A-bid@{k}" for k in range(4)})
+        {"base"} | {f"A@{k}" for k in range(4)} | {f"A-{d}@{k}" for k in range(4) for d in ("bid", "play")})
 
 
 def test_pimc_lays_away_doubles_and_plays_as_the_advice(solver: Solver) -> None:
@@ -59,7 +60,10 @@ def test_pimc_lays_away_doubles_and_plays_as_the_advice(solver: Solver) -> None:
     deal = board.open_deal("Bert", "dobbm").with_discard(lay["advice"])
     assert (decide_double("advice", board, Env(solver, FEW), deal, "Cora", bids)
             == decide_double("pimc", board, Env(solver, FEW), deal, "Cora", bids))
-    assert type(play_strategy("pimc", board, Env(solver, FEW), "Anna")).__name__ == "WholeMonteCarlo"
+    # the card play: the same Monte Carlo player, the advice's reading the play
+    pimc, advice = (play_strategy(s, board, Env(solver, FEW), "Anna") for s in ("pimc", "advice"))
+    assert isinstance(pimc, WholeMonteCarlo) and isinstance(advice, WholeMonteCarlo)
+    assert (pimc.inference, advice.inference, pimc.seed) == (False, True, advice.seed)
 
 
 # --------------------------------------------------------------------------

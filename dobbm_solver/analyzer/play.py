@@ -8,18 +8,25 @@ ranked by expected units on the same samples (paired).  Each sample is
 played as if all cards were open: where a guess is to be made later the
 advice can be too optimistic (strategy fusion), the standard limit of the
 method.
+
+With ``inference`` each sample is also weighted by the chance of the cards
+the other seats have played so far, under the model of play
+(:mod:`dobbm_solver.models.play_model`): the estimates are then weighted
+means (self-normalised importance weights), the posterior given the play.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Sequence
 
 from ..cards import BB_ALL, Card, CardSet, cardset, display_key, legal_cards, scan_forward, trick_winner
 from ..deal import trick_seats
+from ..models.play_model import PLAY_TEMPERATURE
 from .advice import Advice, OptionEstimate
-from .arguments import check_view, resolve_samples
-from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, estimate_option
+from .arguments import check_target, check_view, resolve_samples
+from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, PlainMean, estimate_option
 from .payment import payment
 from .runner import Progress, SampleRunner
 from .template import Analysis, Ranking, run_analysis
@@ -76,9 +83,26 @@ class PlayAnalysis(Analysis[Card]):
     # 1024 cheap draws cost more than the solves where the auction is rare (a Solo)
     control_variates = False
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, temperature: float | None = None) -> None:
         self.turn = play_turn(view)
+        self.temperature = temperature          # None: no inference from the play
         super().__init__(view, list(self.turn.legal), result_key="cards")
+
+    def payload(self) -> float | None:
+        """The play model's temperature when the samples are weighted by the play (else None)."""
+        return self.temperature
+
+    def cost(self, payload: Any) -> int:
+        return 1
+
+    def weights(self, runner: SampleRunner, idx: Sequence[int]) -> list[float] | None:
+        """Each sample's weight, its play's likelihood relative to the likeliest's (None: no
+        inference)."""
+        if self.temperature is None:
+            return None
+        logs = [runner.results[i]["log_likelihood"] for i in idx]
+        top = max(logs, default=0.0)
+        return [math.exp(x - top) for x in logs]
 
     def fixed_samples(self, samples: int | None) -> int | None:
         """A view that shows every card is solved once."""
@@ -91,12 +115,17 @@ class PlayAnalysis(Analysis[Card]):
         idx = self.samples()
         declarer = view.role == "declarer"
         fit = runner.fit(idx)
+        w = self.weights(runner, idx)
         ests: list[OptionEstimate[Card]] = []
         pays_by: dict[Card, dict[int, float]] = {}
         for c in self.turn.legal:
             pts = [runner.results[i]["cards"][c] for i in idx]
             pays = [float(payment(p, view.contract, view.doublings, declarer)) for p in pts]
-            ests.append(estimate_option(c, fit, pays, pts))
+            if w is None:
+                ests.append(estimate_option(c, fit, pays, pts))
+            else:
+                pays = _weighted(pays, w)
+                ests.append(_weighted_estimate(c, fit, pays, pts, w))
             pays_by[c] = dict(zip(idx, pays))
         sign = -1 if declarer else 1        # my side's points first on ties in units
         rank = {c: k for k, c in enumerate(self.turn.legal)}
@@ -104,8 +133,13 @@ class PlayAnalysis(Analysis[Card]):
         return Ranking(_group_alike(ests, runner, idx), pays_by)
 
     def info(self, runner: SampleRunner, ranking: Ranking[Card]) -> dict[str, Any]:
-        return {"to_move": self.turn.to_move, "trick": self.turn.trick, "stopped": self.stopped,
-                "target_stderr": self.target}
+        info: dict[str, Any] = {"to_move": self.turn.to_move, "trick": self.turn.trick, "stopped": self.stopped,
+                                "target_stderr": self.target}
+        w = self.weights(runner, self.samples())
+        if w is not None:
+            info["play_temperature"] = self.temperature
+            info["effective_samples"] = round(math.fsum(w) ** 2 / math.fsum(x * x for x in w), 1)
+        return info
 
     def notes(self, ranking: Ranking[Card]) -> tuple[str, ...]:
         notes = ["every sample is played as if all cards were open once it is dealt: where a guess is "
@@ -119,18 +153,41 @@ class PlayAnalysis(Analysis[Card]):
 def analyze_play(view: View, samples: int | None = None, seed: int | None = None,
                  jobs: int | None = None, progress: Progress | None = None, *,
                  target_stderr: float = TARGET_STDERR,
-                 budget_s: float | None = None) -> Advice[Card]:
+                 budget_s: float | None = None, inference: bool = False,
+                 temperature: float = PLAY_TEMPERATURE) -> Advice[Card]:
     """``me``'s legal cards ranked by expected units, on shared samples.
 
     ``samples`` None: adaptive, batches until the leading card's expected
     points have a standard error of at most ``target_stderr``.  A view that
     shows every card is solved once: its values are the open-card solver's.
-    ``info``: ``to_move``, ``trick`` (the cards in play), ``stopped``.
+    ``info``: ``to_move``, ``trick`` (the cards in play), ``stopped``.  ``inference``:
+    weight each sample by the likelihood of the other seats' cards played so far under
+    :mod:`~dobbm_solver.models.play_model` at ``temperature`` (``info``: ``play_temperature``,
+    ``effective_samples``, the weights' ``(sum w)^2 / sum w^2``).
     ``budget_s``: seconds to sample for, None: no limit (stopping between batches,
     ``stopped`` ``"time"``; see :func:`~.template.run_analysis`).
     """
     check_view(view, "play")
-    return run_analysis(PlayAnalysis(view), samples, seed, jobs, progress, target_stderr, budget_s)
+    temp = check_target(temperature, "temperature", "number of points") if inference else None
+    return run_analysis(PlayAnalysis(view, temp), samples, seed, jobs, progress, target_stderr, budget_s)
+
+
+def _weighted(pays: Sequence[float], w: Sequence[float]) -> list[float]:
+    """``w_i * pays_i / mean(w)``: their plain mean is the weighted mean (the paired
+    differences of two cards' too)."""
+    wbar = math.fsum(w) / len(w)
+    return [wi * p / wbar for wi, p in zip(w, pays)]
+
+
+def _weighted_estimate(c: Card, fit: PlainMean, pays: Sequence[float], pts: Sequence[int],
+                       w: Sequence[float]) -> OptionEstimate[Card]:
+    """A card's estimate with sample weights ``w`` (``pays`` already :func:`_weighted`): the
+    weighted means of units, points and wins, the units' error by the delta method."""
+    e = estimate_option(c, fit, pays, pts, w)
+    ev = math.fsum(pays) / len(pays)
+    wbar = math.fsum(w) / len(w)
+    _, se = fit.mean([p - wi * ev / wbar for p, wi in zip(pays, w)])
+    return replace(e, ev_units=ev, stderr_units=se)
 
 
 def _group_alike(ests: list[OptionEstimate[Card]], runner: SampleRunner, idx: list[int]) -> list[OptionEstimate[Card]]:

@@ -32,6 +32,8 @@ class MonteCarloStrategy:
     target_stderr: float = TARGET_STDERR
     #: seconds each decision may sample for (None: ``samples`` alone)
     budget_s: float | None = None
+    #: weight the samples by the play so far (:mod:`dobbm_solver.models.play_model`)
+    inference: bool = False
     sees_all_cards = False
 
     def __call__(self, view: SeatView) -> Card:
@@ -48,7 +50,8 @@ class MonteCarloStrategy:
                                    tricks=view.tricks, doublings=view.doublings, path="<table>")
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
-                              target_stderr=self.target_stderr, budget_s=self.budget_s)
+                              target_stderr=self.target_stderr, budget_s=self.budget_s,
+                              inference=self.inference)
         return advice.recommendation, advice
 
 

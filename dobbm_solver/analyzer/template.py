@@ -132,8 +132,9 @@ class Analysis(ABC, Generic[OptT]):
         """The samples of the first batch, and the cap."""
         return (fixed, fixed) if fixed is not None else (self.first, self.cap)
 
-    def payload(self) -> tuple[OptT, ...] | None:
-        """The payload of a work item: the options still sampled, or None (one solve for all)."""
+    def payload(self) -> Any:
+        """The payload of a work item: the options still sampled, or None (one solve for all);
+        an analysis may hand its work function something else."""
         return tuple(self.active) if self.per_option else None
 
     def items(self, runner: SampleRunner, n: int) -> list[Item]:

@@ -7,7 +7,8 @@ someone plays, and the expected units as a defender instead of points:
 :func:`pass_value`), ``discard``
 ``{lay-away: points}``, ``double`` ``{"points": points, "answers": {side: chance}}``
 (each side's chance of answering a doubling, by the doubling model), ``play``
-``{"cards": {card: points}}``.
+``{"cards": {card: points}}`` (and ``"log_likelihood"`` of the play so far, with
+inference).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..deal import Deal
 from ..models.bidding import bid_probabilities, solo_probability
 from ..models.discard_rule import calibrated_discard
 from ..models.doubling import answer_probabilities, declarer_cards
+from ..models.play_model import play_log_likelihood
 from .payment import payment
 from .view import View
 
@@ -130,8 +132,14 @@ def work_double(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, Card
 
 
 def work_play(view: View, solver: Solver, deal: Deal, dealt: Mapping[str, CardSet], payload: Any) -> Results:
-    """The declarer's final points after each legal card of the player to move (``me``)."""
-    return {"cards": solver.solve_all_cards(deal)}
+    """The declarer's final points after each legal card of the player to move (``me``);
+    with a temperature as ``payload``, also the log-likelihood of the other seats' cards
+    played so far (:func:`~dobbm_solver.models.play_model.play_log_likelihood`)."""
+    out: Results = {"cards": solver.solve_all_cards(deal)}
+    if payload is not None:
+        others = [s for s in view.active if s != view.me]
+        out["log_likelihood"] = play_log_likelihood(solver.solve_all_cards, deal, others, payload)
+    return out
 
 
 WORK: dict[str, Work] = {"bid": work_bid, "discard": work_discard, "double": work_double, "play": work_play}

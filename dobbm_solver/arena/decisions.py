@@ -179,28 +179,29 @@ def play_strategy(strategy: str, board: Board, env: Env, seat: str) -> Strategy:
     """The card player of ``seat`` for :func:`~dobbm_solver.playout.play_hand`."""
     if strategy == "rule":
         return rule_of_thumb_strategy()
-    if method("play", strategy) == "advice":
-        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"))
+    if strategy in SAMPLING:
+        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"), inference=strategy == "advice")
     return open_card_strategy(env.solver)
 
 
 class WholeMonteCarlo:
     """The Monte Carlo card player of :mod:`dobbm_solver.analyzer.strategy` (the same
     view, the same seeds: ``seed`` plus the cards played so far) at ``env``'s sample
-    count and time budget, except that an analysis Ctrl-C cut short stops the deal
+    count and time budget, reading the play with ``inference``, except that an analysis Ctrl-C cut short stops the deal
     (see :func:`whole`) instead of playing the card it would have recommended."""
 
     sees_all_cards = False
 
-    def __init__(self, env: Env, seat: str, seed: int) -> None:
+    def __init__(self, env: Env, seat: str, seed: int, inference: bool = False) -> None:
         self.env = env
         self.seat = seat
         self.seed = seed
+        self.inference = inference
 
     def __call__(self, view: SeatView) -> Card:
         env = self.env
         card, advice = MonteCarloStrategy(samples=env.samples.play, seed=self.seed, jobs=1,
-                                          budget_s=env.budget_s).advise(view)
+                                          budget_s=env.budget_s, inference=self.inference).advise(view)
         if advice is not None:
             used(env, self.seat, "play", advice)
         return card

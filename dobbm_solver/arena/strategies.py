@@ -21,15 +21,17 @@ discard  ``heuristic_discard``          ``analyze_discard``            the best 
 double   never (no Schwacher, no        ``analyze_double``             when open-card play of the
          Retour)                                                       real deal says the other
                                                                        side loses
-play     ``rule_of_thumb_strategy``     the Monte Carlo card player    ``open_card_strategy``
+play     ``rule_of_thumb_strategy``     the Monte Carlo card player,   ``open_card_strategy``
+                                        reading the play
 ======== ============================== ============================== ==============================
 
-``pimc`` is the advice as it was before it valued the pass: perfect-information
-Monte Carlo for all four decisions, its bid counting a pass as 0.  It stays a
-player by name so that every new method is measured against it (``advice
-pimc --per-decision``).  Where ``pimc`` and ``advice`` decide alike (today the
-lay-away, the doubling and the card play) they are one method
-(:func:`method`): a comparison swaps only the decisions whose methods differ.
+``pimc`` is the advice as it was before it valued the pass and read the play:
+perfect-information Monte Carlo for all four decisions, its bid counting a
+pass as 0, its card play weighting every sample alike.  It stays a player by
+name so that every new method is measured against it (``advice pimc
+--per-decision``).  Where ``pimc`` and ``advice`` decide alike (today the
+lay-away and the doubling) they are one method (:func:`method`): a
+comparison swaps only the decisions whose methods differ.
 
 The advice strategies run with the fixed sample counts of
 :class:`ArenaSamples` (fewer than at the table, so that an arena of a few
@@ -51,7 +53,7 @@ STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "open")
 #: The strategies that sample (the analyzer's): their sample counts and budgets apply.
 SAMPLING: tuple[str, ...] = ("advice", "pimc")
 #: Where ``pimc`` decides as ``advice`` does: the decisions whose ``pimc`` is the advice's method.
-PIMC_AS_ADVICE: tuple[str, ...] = ("discard", "double", "play")
+PIMC_AS_ADVICE: tuple[str, ...] = ("discard", "double")
 
 
 def method(decision: str, strategy: str) -> str:

@@ -17,7 +17,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _analyze(command: str, file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int,
-             jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10) -> None:
+             jobs: int | None, as_json: bool, quiet: bool, limit: int | None = 10,
+             extra: dict[str, Any] | None = None) -> None:
     with exit_on_ctrl_c():
         from ..analyzer import analyze_bid, analyze_discard, analyze_double, analyze_play
 
@@ -29,7 +30,7 @@ def _analyze(command: str, file: str | None, deal_lines: tuple[str, ...], sample
         views.append((doc.title, view_of(doc, command)))
     for n, (title, view) in enumerate(views):
         with Progress(f"{command}: solving samples", quiet) as bar:
-            advice = run(view, samples=samples, seed=seed, jobs=jobs, progress=bar.reach)
+            advice = run(view, samples=samples, seed=seed, jobs=jobs, progress=bar.reach, **(extra or {}))
         partial = advice_partial(advice)
         if partial:
             title += " [PARTIAL: interrupted]"
@@ -57,7 +58,8 @@ def bid(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed
 
     The unseen cards are sampled consistent with the bids said so far (docs/methods.md: the bidding
     model), Dobbm (with a player's lay-away from the 12 cards) and Solo are solved on every
-    sample, and the options ranked by expected units. The workers are threads.
+    sample, a pass by the game the others would then play against you, and the options ranked
+    by expected units. The workers are threads.
     """
     _analyze("bid", file, deal_lines, samples, seed, jobs, as_json, quiet)
 
@@ -90,8 +92,11 @@ def double(file: str | None, deal_lines: tuple[str, ...], samples: int | None, s
 
 @click.command(context_settings=CONTEXT)
 @_advice_options
+@click.option("--infer", is_flag=True,
+              help="Read the play: weight each sample by how likely the cards played so far are under "
+                   "the model of play (docs/methods.md); more solves.")
 def play(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
-         as_json: bool, quiet: bool) -> None:
+         as_json: bool, quiet: bool, infer: bool) -> None:
     """Which card now? `me` is to play the next card; `tricks` holds the play so far.
 
     The unseen cards are sampled consistent with the bids, the lay-away rule, the cards
@@ -100,4 +105,4 @@ def play(file: str | None, deal_lines: tuple[str, ...], samples: int | None, see
     each sample flatters the side with guesses to make (strategy fusion). The workers
     are threads.
     """
-    _analyze("play", file, deal_lines, samples, seed, jobs, as_json, quiet, None)
+    _analyze("play", file, deal_lines, samples, seed, jobs, as_json, quiet, None, {"inference": infer})
