@@ -335,7 +335,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--strategy", choices=["advice", "rule", "open", "model"], default="advice",
+    ap.add_argument("--strategy", choices=["advice", "pimc", "rule", "open", "model"], default="advice",
                     help="the bidders: an arena strategy, or 'model' (bids drawn from the bidding model)")
     ap.add_argument("--base-rates", type=int, metavar="HANDS", default=0,
                     help="only print the model's base rates over HANDS random hands (two seeds)")
