@@ -17,9 +17,10 @@ every analysis:
   (:func:`~.estimate.next_batch`);
 * a time budget (``budget``, seconds; None: none): the batches are then
   :data:`TIMED_BATCH` samples and the run stops after the first batch that
-  ends past the deadline (``stopped`` ``"time"``), so its result is the one
-  a run without a budget gives on the same samples (a fixed count: that
-  count; adaptively: the same batches);
+  ends past the deadline (``stopped`` ``"time"``), so its result depends on
+  the samples it reached alone: with a fixed count it is that of a run of as
+  many samples without a budget; adaptively, that of any timed run that
+  reached as many;
 * the race (:meth:`Analysis.race`): an option whose paired difference in
   expected units from the leader exceeds :attr:`Analysis.race_z` standard
   errors is no longer sampled;
