@@ -22,8 +22,10 @@ from .view import View
 #: With adaptive sampling an option whose expected units trail the best
 #: by more than this many standard errors (paired) is no longer sampled.
 RACE_Z = 3.0
-#: A defender's unit is 5 of the declarer's points: the pass's precision in points.
-POINTS_PER_DEFENDER_UNIT = 5.0
+#: The pass's precision: its units' error counts as this many points.  A declarer's option
+#: at the target (points) has about 3 / 5 of it as an error in units (a unit every 5
+#: points, from each of 3 defenders), so the pass is asked for the same error in units.
+POINTS_PER_PASS_UNIT = 5.0 / 3.0
 
 #: What a pass is worth: ``defend``, the game the others then play against you
 #: (:func:`~.work.pass_value`); ``zero``, 0 by definition (the advice before it valued
@@ -79,11 +81,15 @@ class BidAnalysis(Analysis[Bid]):
         return Ranking(out, pays_by)
 
     def precise(self, ranking: Ranking[Bid]) -> bool:
-        """The best option's points within the target (if Pass leads: every option still
-        sampled; a pass's error in units counts :data:`POINTS_PER_DEFENDER_UNIT` points each)."""
+        """The best option's points within the target (a pass's error in units counts
+        :data:`POINTS_PER_PASS_UNIT` points each; a pass worth 0 has none, so when it leads
+        every option still sampled must be within it)."""
         ests = ranking.estimates
         if ests[0].option == "pass":
-            return all(_points_error(e) <= self.target for e in ests if e.option in self.active)
+            if self.pass_value == "zero":
+                return all(e.stderr is not None and e.stderr <= self.target
+                           for e in ests if e.option in self.active)
+            return _points_error(ests[0]) <= self.target
         return super().precise(ranking)
 
     def info(self, runner: SampleRunner, ranking: Ranking[Bid]) -> dict[str, Any]:
@@ -123,12 +129,8 @@ class BidAnalysis(Analysis[Bid]):
 
 
 def _points_error(e: OptionEstimate[Bid]) -> float:
-    """An option's standard error in points (a pass's: its units' in a defender's points)."""
-    if e.stderr is not None:
-        return e.stderr
-    if e.option == "pass" and e.stderr_units is not None:
-        return e.stderr_units * POINTS_PER_DEFENDER_UNIT
-    return float("inf")
+    """A pass's standard error in points (its units', see :data:`POINTS_PER_PASS_UNIT`)."""
+    return float("inf") if e.stderr_units is None else e.stderr_units * POINTS_PER_PASS_UNIT
 
 
 def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
