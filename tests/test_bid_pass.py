@@ -11,8 +11,8 @@ from views import bid_file, view_of
 from dobbm_solver.analyzer import analyze_bid
 from dobbm_solver.analyzer.bid import PassValue
 from dobbm_solver.analyzer.sampling import sampler_for
-from dobbm_solver.analyzer.work import PASS_MIN_CHANCE
 from dobbm_solver.analyzer.view import View
+from dobbm_solver.analyzer.work import PASS_MIN_CHANCE
 from dobbm_solver.deal import Deal
 from dobbm_solver.errors import OptionError
 from dobbm_solver.models.bidding import bid_probabilities
