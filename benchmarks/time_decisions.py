@@ -11,7 +11,8 @@ median, the slowest), how many took over 1 s, and the samples used.  With
 ``--budget-ms`` each analysis also has that time budget; with ``--infer``
 ``play`` reads the play, on views after 3 tricks played by the rule of thumb.  The load average
 is printed before and after: on a machine shared with other work the times
-are upper bounds of what the decisions cost alone.
+are upper bounds of what the decisions cost alone.  The CPU seconds (every
+worker's) divided by the workers bound the wall time on idle cores.
 """
 
 from __future__ import annotations
@@ -71,18 +72,20 @@ def main() -> None:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     for command in args.command or COMMANDS:
         rng = random.Random(f"time:{command}:{args.seed}")
-        seconds, samples = [], []
+        seconds, cpu, samples = [], [], []
         for _ in range(args.views):
             doc = make_doc(command, rng) if command != "play" or not args.infer else midplay_doc(rng)
             view = make_view(parse_spec(doc), command)
             extra = {"inference": True} if command == "play" and args.infer else {}
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             advice = ANALYZE[command](view, seed=1, jobs=args.jobs, budget_s=budget, **extra)
             seconds.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             samples.append(advice.samples)
         over = sum(s > 1.0 for s in seconds)
         print(f"{command:8} {len(seconds)} views: {statistics.fmean(seconds):.3f} s mean, "
               f"{statistics.median(seconds):.3f} median, {max(seconds):.3f} slowest, {over} over 1 s; "
+              f"CPU {statistics.fmean(cpu):.3f} s mean, {max(cpu):.3f} most; "
               f"samples {statistics.fmean(samples):.0f} mean ({min(samples)}-{max(samples)})")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
