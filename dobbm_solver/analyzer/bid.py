@@ -124,7 +124,7 @@ class BidAnalysis(Analysis[Bid]):
             notes.append("Dobbm: in each sample the 12 cards are laid away by the calibrated lay-away rule, "
                          "a rule fitted to the solver (from the 12 cards alone, no peeking), "
                          "which lays away about 1.3 points a hand worse than discard's analysis; "
-                         "a later Solo overcall counts 0, like a pass")
+                         "a later Solo overcall counts 0 (the Solo you would then defend is not valued)")
         return tuple(notes)
 
 
@@ -153,7 +153,7 @@ def analyze_bid(view: View, samples: int | None = None, seed: int | None = None,
     definition (the advice before it valued the pass).  A Dobbm can be overcalled by a later
     player's Solo: each sample's Dobbm counts with the chance that nobody
     does (the bidding model on their sampled cards); an overcalled Dobbm
-    counts 0, like a pass, and Dobbm's ``expected_points`` and
+    counts 0 (the Solo you would then defend is not valued), and Dobbm's ``expected_points`` and
     ``win_probability`` are those of the games you get to play.  In the must
     round only Dobbm and Solo are offered; after another player's Dobbm only
     pass and Solo.
