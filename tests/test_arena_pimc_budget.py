@@ -45,11 +45,15 @@ def test_pimc_is_a_player_by_name() -> None:
 
 def test_pimc_decides_as_the_advice_except_where_the_advice_changed() -> None:
     a, p = parse_player("advice"), parse_player("pimc")
-    assert [method(d, "pimc") for d in ("bid", "discard", "double", "play")] == ["pimc", "advice", "advice", "pimc"]
-    # only the bid and the card play are compared: elsewhere the two are one method
-    assert swapped_decisions(a, p) == ("bid", "play")
+    decisions = ("bid", "discard", "double", "play")
+    assert [method(d, "pimc") for d in decisions] == ["pimc", "advice", "advice", "advice"]
+    assert [method(d, "infer") for d in decisions] == ["advice", "advice", "advice", "infer"]
+    # only the bid is compared: elsewhere the two are one method
+    assert swapped_decisions(a, p) == ("bid",)
+    assert swapped_decisions(parse_player("infer"), a) == ("play",)
+    assert swapped_decisions(parse_player("infer"), p) == ("bid", "play")
     assert {k.name for k in table_plan(a, p, per_decision=True)} == (
-        {"base"} | {f"A@{k}" for k in range(4)} | {f"A-{d}@{k}" for k in range(4) for d in ("bid", "play")})
+        {"base"} | {f"A@{k}" for k in range(4)} | {f"A-bid@{k}" for k in range(4)})
 
 
 def test_pimc_lays_away_doubles_and_plays_as_the_advice(solver: Solver) -> None:
@@ -60,10 +64,12 @@ def test_pimc_lays_away_doubles_and_plays_as_the_advice(solver: Solver) -> None:
     deal = board.open_deal("Bert", "dobbm").with_discard(lay["advice"])
     assert (decide_double("advice", board, Env(solver, FEW), deal, "Cora", bids)
             == decide_double("pimc", board, Env(solver, FEW), deal, "Cora", bids))
-    # the card play: the same Monte Carlo player, the advice's reading the play
-    pimc, advice = (play_strategy(s, board, Env(solver, FEW), "Anna") for s in ("pimc", "advice"))
+    # the card play: the same Monte Carlo player, infer's reading the play
+    pimc, advice, infer = (play_strategy(s, board, Env(solver, FEW), "Anna") for s in ("pimc", "advice", "infer"))
     assert isinstance(pimc, WholeMonteCarlo) and isinstance(advice, WholeMonteCarlo)
-    assert (pimc.inference, advice.inference, pimc.seed) == (False, True, advice.seed)
+    assert isinstance(infer, WholeMonteCarlo)
+    assert (pimc.inference, advice.inference, infer.inference) == (False, False, True)
+    assert pimc.seed == advice.seed == infer.seed
 
 
 # --------------------------------------------------------------------------

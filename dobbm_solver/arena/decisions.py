@@ -122,7 +122,7 @@ def decide_bid(strategy: str, board: Board, env: Env, seat: str, bids: Bids) -> 
     dobbm_said = any(b == "dobbm" for _, b in bids)
     if strategy == "rule":
         return model_bid(hand, dobbm_said=dobbm_said, turn=len(bids))
-    if strategy in SAMPLING:
+    if strategy in SAMPLING:      # (pimc: a pass worth 0)
         view = own_view("bid", board, seat, bids, hand)
         advice = analyze_bid(view, samples=env.samples.bid, seed=board.seed_for(seat, "bid"), jobs=1,
                              budget_s=env.budget_s, pass_value="zero" if strategy == "pimc" else "defend")
@@ -180,7 +180,7 @@ def play_strategy(strategy: str, board: Board, env: Env, seat: str) -> Strategy:
     if strategy == "rule":
         return rule_of_thumb_strategy()
     if strategy in SAMPLING:
-        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"), inference=strategy == "advice")
+        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"), inference=strategy == "infer")
     return open_card_strategy(env.solver)
 
 

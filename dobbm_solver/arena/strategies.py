@@ -2,7 +2,7 @@
 
 A player is written as a *player name*:
 
-* ``rule``, ``advice``, ``pimc`` or ``open``: that strategy for all four decisions;
+* ``rule``, ``advice``, ``pimc``, ``infer`` or ``open``: that strategy for all four decisions;
 * a base name and overrides, comma-separated: ``advice,play=rule`` is the
   advice for bid, discard and double and the rule of thumb for the card play;
 * all four decisions named: ``bid=advice,discard=rule,double=rule,play=rule``
@@ -21,17 +21,16 @@ discard  ``heuristic_discard``          ``analyze_discard``            the best 
 double   never (no Schwacher, no        ``analyze_double``             when open-card play of the
          Retour)                                                       real deal says the other
                                                                        side loses
-play     ``rule_of_thumb_strategy``     the Monte Carlo card player,   ``open_card_strategy``
-                                        reading the play
+play     ``rule_of_thumb_strategy``     the Monte Carlo card player    ``open_card_strategy``
 ======== ============================== ============================== ==============================
 
-``pimc`` is the advice as it was before it valued the pass and read the play:
-perfect-information Monte Carlo for all four decisions, its bid counting a
-pass as 0, its card play weighting every sample alike.  It stays a player by
-name so that every new method is measured against it (``advice pimc
---per-decision``).  Where ``pimc`` and ``advice`` decide alike (today the
-lay-away and the doubling) they are one method (:func:`method`): a
-comparison swaps only the decisions whose methods differ.
+``pimc`` is the advice as it was before it valued the pass: perfect-information
+Monte Carlo for all four decisions, its bid counting a pass as 0.  It stays a
+player by name so that every new method is measured against it (``advice
+pimc --per-decision``).  ``infer`` is the advice whose card player reads the
+play (:mod:`dobbm_solver.models.play_model`; measured, not yet the
+advice's).  Where two of them decide alike they are one method
+(:func:`method`): a comparison swaps only the decisions whose methods differ.
 
 The advice strategies run with the fixed sample counts of
 :class:`ArenaSamples` (fewer than at the table, so that an arena of a few
@@ -49,17 +48,18 @@ from ..analyzer.estimate import MAX_SAMPLES
 from ..errors import DobbmError
 
 DECISIONS: tuple[str, ...] = ("bid", "discard", "double", "play")
-STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "open")
+STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "infer", "open")
 #: The strategies that sample (the analyzer's): their sample counts and budgets apply.
-SAMPLING: tuple[str, ...] = ("advice", "pimc")
-#: Where ``pimc`` decides as ``advice`` does: the decisions whose ``pimc`` is the advice's method.
-PIMC_AS_ADVICE: tuple[str, ...] = ("discard", "double")
+SAMPLING: tuple[str, ...] = ("advice", "pimc", "infer")
+#: The decisions where each strategy of the analyzer decides as ``advice`` does.
+AS_ADVICE: dict[str, tuple[str, ...]] = {"pimc": ("discard", "double", "play"),
+                                         "infer": ("bid", "discard", "double")}
 
 
 def method(decision: str, strategy: str) -> str:
-    """The method behind ``strategy`` for ``decision``: ``pimc`` is ``advice`` where they
-    decide alike (:data:`PIMC_AS_ADVICE`), else each strategy is its own."""
-    return "advice" if strategy == "pimc" and decision in PIMC_AS_ADVICE else strategy
+    """The method behind ``strategy`` for ``decision``: ``pimc`` and ``infer`` are ``advice``
+    where they decide alike (:data:`AS_ADVICE`), else each strategy is its own."""
+    return "advice" if decision in AS_ADVICE.get(strategy, ()) else strategy
 
 
 class ArenaError(DobbmError):

@@ -37,7 +37,7 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
           html_file: str | None) -> None:
     """Play seeded deals end to end with hidden cards: player A against player B.
 
-    A player is a strategy for every decision (rule, advice, pimc or open), or one per
+    A player is a strategy for every decision (rule, advice, pimc, infer or open), or one per
     decision: 'advice,play=rule' or 'bid=advice,discard=rule,double=rule,play=rule'.
     Each deal is played duplicate-style: A in each seat in turn at a table of B's,
     paired with the table of four B's on the same cards. Printed: each player's units
