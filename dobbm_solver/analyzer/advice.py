@@ -35,6 +35,13 @@ class OptionEstimate(Generic[OptT]):
     the option was solved on.  ``alike``: other options that are the same in
     play and so have the same estimate (lay-aways differing only in
     interchangeable 6-9 cards, cards next to each other), reported in this one.
+
+    ``difference``: the option's expected units minus the recommendation's,
+    paired (on the samples both were solved on, ``difference_samples`` of
+    them), ``difference_stderr`` its standard error (None on fewer than two
+    shared samples); the recommendation's own is 0.  ``ranked``: False for
+    an option with too few samples to be ranked beside the recommendation
+    (see :func:`~.estimate.rankable`).
     """
 
     option: OptT
@@ -45,13 +52,19 @@ class OptionEstimate(Generic[OptT]):
     samples: int
     stderr_units: float | None = None
     alike: tuple[OptT, ...] = ()
+    difference: float = 0.0
+    difference_stderr: float | None = None
+    difference_samples: int = 0
+    ranked: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
 class Advice(Generic[OptT]):
     """The answer of one analysis: the options best first, and the recommendation.
 
-    ``recommendation`` is ``options[0].option``.  ``margin`` is its lead in
+    ``recommendation`` is ``options[0].option``; the options ranked come
+    first, best first, then those with too few samples to be ranked
+    (``ranked`` False).  ``margin`` is its lead in
     expected units over the runner-up and ``margin_stderr`` the standard error
     of that lead, computed on the samples both share.  ``samples`` is the
     most samples any option was solved on, ``seed`` the seed used (reproduce

@@ -229,7 +229,7 @@ class DiscardAnalysis(Analysis[CardSet]):
         order = sorted(self.reps, key=lambda r: (r != leader, tuple(-x for x in _key(est_by[r], self.heur[r]))))
         members = dict(self.classes)
         options = [replace(est_by[r], alike=tuple(m for m in members[r] if m != r)) for r in order]
-        return Ranking(options, {r: dict(enumerate(_pays(runner, r, self.solved_to[r]))) for r in order[:2]})
+        return Ranking(options, {r: dict(enumerate(_pays(runner, r, self.solved_to[r]))) for r in order})
 
     def _pooled_spread(self, runner: SampleRunner) -> tuple[float, float] | None:
         """The spread per sample of points and of units taken for a lay-away solved on fewer

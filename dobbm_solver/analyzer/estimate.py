@@ -33,6 +33,9 @@ TARGET_STDERR = 1.5
 MIN_SAMPLES = {"bid": 32, "double": 32, "discard": 32, "play": 32}
 BATCH = 16
 MAX_SAMPLES = {"bid": 384, "double": 512, "discard": 256, "play": 512}
+#: An option solved on fewer samples than the recommendation is ranked beside it only when
+#: their paired difference rests on at least this many shared samples (see :func:`rankable`).
+RANK_MIN_SAMPLES = 16
 
 
 def deal_features(view: View, dealt: Mapping[str, CardSet], dobb: CardSet) -> tuple[float, ...]:
@@ -273,6 +276,18 @@ def paired_difference(fit_for: Callable[[Sequence[int]], PlainMean], a: Mapping[
     if len(common) < 2:
         return 0.0, None
     return fit_for(common).mean([a[i] - b[i] for i in common])
+
+
+def rankable(shared: int, recommendation_samples: int) -> bool:
+    """Whether an option can be ranked beside the recommendation: their paired difference
+    rests on every sample the recommendation has, or on :data:`RANK_MIN_SAMPLES` or more.
+
+    An option that shares all the recommendation's samples is compared on the same deals
+    (however few, the standard error says how well); one left behind early (a lay-away cut
+    after 4 samples beside the leader's 32) has an estimate too loose to be ordered with
+    the others: its standard error itself rests on a handful of deals.
+    """
+    return shared >= min(RANK_MIN_SAMPLES, recommendation_samples)
 
 
 def next_batch(n: int, cap: int, reached: bool) -> tuple[int, str | None]:

@@ -24,9 +24,11 @@ every analysis:
 * the race (:meth:`Analysis.race`): an option whose paired difference in
   expected units from the leader exceeds :attr:`Analysis.race_z` standard
   errors is no longer sampled;
-* the result: the options best first, the leader's margin over the
-  runner-up (their paired difference on the samples both have), and the
-  :class:`~.advice.Advice`.
+* the result: the options best first, each with its paired difference
+  from the recommendation on the samples both have (:func:`compared`);
+  those with too few samples to be ranked beside it
+  (:func:`~.estimate.rankable`) after the others; the leader's margin over
+  the runner-up; and the :class:`~.advice.Advice`.
 
 The analyses differ only in their hooks: ``bid`` races its bids, each a
 solve of its own; ``double`` and ``play`` value every option on one solve
@@ -40,12 +42,12 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Callable, ClassVar, Generic, Hashable, Mapping, Sequence
 
 from .advice import Advice, Command, OptionEstimate, OptT
 from .arguments import check_target, check_view, resolve_samples, resolve_seed
-from .estimate import BATCH, CV_MIN_SAMPLES, TARGET_STDERR, next_batch, paired_difference
+from .estimate import BATCH, CV_MIN_SAMPLES, TARGET_STDERR, PlainMean, next_batch, paired_difference, rankable
 from .runner import Item, Progress, SampleRunner
 from .view import View
 
@@ -59,7 +61,7 @@ TIMED_BATCH = 4
 @dataclass(frozen=True)
 class Ranking(Generic[OptT]):
     """The estimates of the options, best first, and each option's payments (units) by
-    sample index, for the paired differences."""
+    sample index, for the paired differences (:meth:`Analysis.result`'s: every option's)."""
 
     estimates: list[OptionEstimate[OptT]]
     pays: Mapping[OptT, Mapping[int, float]]
@@ -264,6 +266,32 @@ def sample(runner: SampleRunner, analysis: Analysis[OptT], fixed: int | None) ->
         n = min(following, n + TIMED_BATCH) if timed else following
 
 
+def compared(fit_for: Callable[[Sequence[int]], PlainMean], ranking: Ranking[OptT]) -> Ranking[OptT]:
+    """The options with their paired differences from the first (the recommendation) and
+    whether each can be ranked beside it; the options ranked first (in their order), then
+    the others (in theirs).
+
+    The difference is the mean of ``option - recommendation`` over the samples both were
+    solved on, by the same estimator as the options' own units (control variates from
+    enough samples on), so where an option has every sample of the recommendation it is
+    exactly the difference of their expected units."""
+    ests = ranking.estimates
+    best = ests[0]
+    lead = ranking.pays[best.option]
+    out = [replace(best, difference=0.0, difference_stderr=None, difference_samples=len(lead))]
+    for e in ests[1:]:
+        mine = ranking.pays[e.option]
+        shared = len(set(mine) & set(lead))
+        diff, se = paired_difference(fit_for, mine, lead)
+        if shared == 1:     # (a single shared sample: its difference, no error)
+            (i,) = set(mine) & set(lead)
+            diff = mine[i] - lead[i]
+        out.append(replace(e, difference=diff, difference_stderr=se, difference_samples=shared,
+                           ranked=rankable(shared, len(lead))))
+    ordered = out[:1] + [e for e in out[1:] if e.ranked] + [e for e in out[1:] if not e.ranked]
+    return Ranking(ordered, ranking.pays)
+
+
 def run_analysis(analysis: Analysis[OptT], samples: int | None, seed: int | None, jobs: int | None,
                  progress: Progress | None, target_stderr: float, budget: float | None = None) -> Advice[OptT]:
     """Run ``analysis`` (its view checked for its command) and rank its options; ``budget``:
@@ -283,7 +311,7 @@ def run_analysis(analysis: Analysis[OptT], samples: int | None, seed: int | None
             runner.start_cv(needed=fixed is None or fixed >= CV_MIN_SAMPLES)
         if analysis.prepare(runner):
             sample(runner, analysis, fixed)
-        ranking = analysis.result(runner)
+        ranking = compared(runner.fit, analysis.result(runner))
         margin = analysis.margin(runner, ranking)
     opts = ranking.estimates
     return Advice(command=analysis.command, me=analysis.view.me, role=analysis.view.role,
