@@ -8,7 +8,10 @@
 
 ``to_json`` gives the JSON object the result file holds (the one place the
 cards become text); ``from_json`` reads one back, checking every field
-(:class:`RowError` names the field).
+(:class:`RowError` names the field).  A deal's row gives each table that
+was played to a game its ``line`` too: the deal as dealt and its play in
+the one-line notation (:func:`table_line`), which ``dobbm review`` and
+``dobbm explore`` replay.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
 from ..cards import Card, CardError, CardSet, card_name, cards_text, cardset, parse_cards
+from ..deal import Deal
 from ..echo import brief
 from ..errors import DobbmError
+from ..notation import format_deal_line
 from ..rules import CONTRACTS
 from .strategies import DECISIONS
 
@@ -130,6 +135,25 @@ class TableResult:
                    doublings=doublings, points=points, tricks=tricks, units=units, samples=samples)
 
 
+def table_line(hands: Mapping[str, CardSet], dobb: CardSet, table: TableResult) -> str | None:
+    """The play of ``table`` on the deal dealt as ``hands`` and ``dobb`` in the one-line
+    notation, dealt form (each seat's 8 dealt cards, the Dobb, the lay-away, the tricks,
+    the doublings and the dealer); None for a table thrown in (all passed).  The arena's
+    dealer is its last seat (forehand the first)."""
+    if table.declarer is None or table.contract is None:
+        return None
+    seats = tuple(hands)
+    deal = Deal(seats=seats, declarer=table.declarer, contract=table.contract, hands=dict(hands), dobb=dobb,
+                dealer=seats[-1])
+    if table.discard is not None:
+        deal = deal.with_discard(table.discard)
+    played = cardset(c for t in table.tricks for c in t)
+    deal = Deal(seats=seats, declarer=deal.declarer, contract=deal.contract,
+                hands={s: h & ~played for s, h in deal.hands.items()}, dobb=dobb, discard=deal.discard,
+                tricks=table.tricks, doublings=table.doublings, dealer=deal.dealer)
+    return format_deal_line(deal, dealt=True)
+
+
 @dataclass(frozen=True, kw_only=True)
 class DealRow:
     """One arena deal: its index and seed, the cards dealt and every table's result
@@ -142,10 +166,16 @@ class DealRow:
     tables: Mapping[TableKey, TableResult]
 
     def to_json(self) -> dict[str, Any]:
-        """The row as the result file holds it."""
+        """The row as the result file holds it: each table with its ``line`` (see
+        :func:`table_line`)."""
         return {"deal": self.deal, "seed": self.seed,
                 "hands": {s: cards_text(h) for s, h in self.hands.items()},
-                "dobb": cards_text(self.dobb), "tables": {k.name: t.to_json() for k, t in self.tables.items()}}
+                "dobb": cards_text(self.dobb),
+                "tables": {k.name: {**t.to_json(), "line": self.line(k)} for k, t in self.tables.items()}}
+
+    def line(self, key: TableKey) -> str | None:
+        """Table ``key``'s play in the one-line notation (None: thrown in)."""
+        return table_line(self.hands, self.dobb, self.tables[key])
 
     @classmethod
     def from_json(cls, obj: object, seats: tuple[str, ...]) -> DealRow:
@@ -161,9 +191,23 @@ class DealRow:
         raw_tables = fields["tables"]
         if not isinstance(raw_tables, dict) or not raw_tables:
             raise RowError("tables", f"must map each table to its result, not {brief(raw_tables)}")
-        tables = {TableKey.parse(str(name)): TableResult.from_json(t, seats, f"tables.{name}")
+        tables = {TableKey.parse(str(name)): TableResult.from_json(_without_line(t, f"tables.{name}"), seats,
+                                                                   f"tables.{name}")
                   for name, t in raw_tables.items()}
         return cls(deal=deal, seed=seed, hands=hands, dobb=dobb, tables=tables)
+
+
+def _without_line(table: object, key: str) -> object:
+    """A table's fields without its ``line`` (written from the others, so the row read back
+    must write it again the same: the result file's check)."""
+    if not isinstance(table, dict):
+        return table
+    if "line" not in table:
+        raise RowError(f"{key}.line", "missing")
+    line = table["line"]
+    if line is not None and not isinstance(line, str):
+        raise RowError(f"{key}.line", f"must be a deal line or null, not {brief(line)}")
+    return {k: v for k, v in table.items() if k != "line"}
 
 
 # --------------------------------------------------------------------------

@@ -24,8 +24,8 @@ from typing import Any, Callable, Iterator
 
 from ..errors import DobbmRuntimeError
 from ..resultfile import LockedFile
-from .results import DealRow, RowError
-from .strategies import ArenaError
+from .results import DealRow, RowError, TableKey
+from .strategies import DECISIONS, ArenaError
 
 HEADER_KEY = "dobbm_arena"
 # how every row starts (its keys are written sorted): what a row cut short must begin with
@@ -53,6 +53,69 @@ def _differ(old: Any, new: dict[str, Any]) -> str:
 def row_line(row: DealRow) -> bytes:
     """One row as its line of the file, newline included."""
     return (json.dumps(row.to_json(), sort_keys=True) + "\n").encode("utf-8")
+
+
+def describe_table(key: TableKey, a: str, b: str, seats: tuple[str, ...]) -> str:
+    """Who sat where at table ``key``, for people (``a``, ``b``: the players' names)."""
+    if key.seat is None:
+        return f"B ({b}) in every seat"
+    who = f"A ({a})" if key.swapped is None else f"A ({a}) with B's {key.swapped}"
+    return f"{who} in {seats[key.seat]}'s seat, B ({b}) elsewhere"
+
+
+def _plan_order(key: TableKey) -> tuple[int, int, int]:
+    """base, then A@0..A@3, then each decision's A-d@0..A-d@3 (the order of the plan)."""
+    if key.seat is None:
+        return (0, 0, 0)
+    if key.swapped is None:
+        return (1, 0, key.seat)
+    return (2, DECISIONS.index(key.swapped), key.seat)
+
+
+def row_lines(row: DealRow, a: str, b: str) -> list[str]:
+    """A deal's tables in the one-line notation, each after a ``#`` comment that names the
+    deal, the table and who sat where (a table thrown in: the comment alone)."""
+    seats = tuple(row.hands)
+    out = []
+    for key in sorted(row.tables, key=_plan_order):
+        line = row.line(key)
+        table = row.tables[key]
+        said = ("thrown in (all passed)" if line is None else
+                f"{table.declarer} {table.points} points, units " + " ".join(
+                    f"{s} {u:+d}" for s, u in table.units.items()))
+        out.append(f"# deal {row.deal}, table {key.name}: {describe_table(key, a, b, seats)}; {said}")
+        if line is not None:
+            out.append(line)
+    return out
+
+
+class LinesFile:
+    """``--lines FILE``: every table's play of every deal done, one deal line each after a
+    comment line (see :func:`row_lines`), which ``review``, ``explore`` and ``score``
+    read.  Written anew by each run, a row at a time as it is done."""
+
+    def __init__(self, path: str, a: str, b: str, seed: int) -> None:
+        self.a, self.b = a, b
+        try:
+            self.file = open(path, "w", encoding="utf-8")
+        except OSError as e:
+            raise ArenaError(f"--lines {path}: {e.strerror or 'cannot be written'}") from None
+        self.path = path
+        self._write([f"# dobbm arena {a} {b}, seed {seed}: each table's play in the one-line notation "
+                     f"(A = {a}, B = {b})"])
+
+    def _write(self, lines: list[str]) -> None:
+        try:
+            self.file.write("".join(line + "\n" for line in lines))
+            self.file.flush()
+        except OSError as e:
+            raise ArenaWriteError(f"--lines {self.path}: {e.strerror or 'cannot be written'}") from None
+
+    def write(self, row: DealRow) -> None:
+        self._write(row_lines(row, self.a, self.b))
+
+    def close(self) -> None:
+        self.file.close()
 
 
 class ArenaFile:

@@ -24,7 +24,7 @@ from .decisions import Env
 from .duplicate import play_deal, table_plan
 from .game import SEATS, deal_board
 from .results import DealRow
-from .rows import ArenaFile, ArenaWriteError
+from .rows import ArenaFile, ArenaWriteError, LinesFile
 from .strategies import ARENA_SAMPLES, ArenaError, ArenaSamples, Player
 from .summary import ArenaSummary, Tally
 
@@ -50,7 +50,7 @@ class ArenaConfig:
     def settings(self) -> dict[str, Any]:
         """What a result file's header holds: a rerun must match it."""
         out = {"a": self.a.name, "b": self.b.name, "seed": self.seed, "per_decision": self.per_decision,
-               "samples": self.samples.as_dict(), "version": 1}
+               "samples": self.samples.as_dict(), "version": 2}
         if self.budget_ms is not None:
             out["budget_ms"] = self.budget_ms
         return out
@@ -134,16 +134,20 @@ class _Resumed:
 
 
 def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: int | None = None,
-              on_row: Callable[[DealRow], None] | None = None, scheduler: str | None = None) -> ArenaRun:
+              on_row: Callable[[DealRow], None] | None = None, scheduler: str | None = None,
+              lines: str | None = None) -> ArenaRun:
     """Play deals ``0 .. deals-1`` (those not yet in ``output``), writing each row to
     ``output`` as it completes; the summary over all ``deals`` done.  ``on_row`` is given
     each row played now.  ``scheduler``: the address of a Dask scheduler to run on
-    instead of local workers (``jobs`` is then unused)."""
+    instead of local workers (``jobs`` is then unused).  ``lines``: a file to write every
+    table's play of every deal done (resumed or played) to in the one-line notation
+    (:class:`~.rows.LinesFile`)."""
     check_arena(deals, config.seed, config.budget_ms)
     n_jobs = resolve_jobs(jobs)
     tally = Tally(config)
     run = ArenaRun(tally.summary(), jobs=n_jobs, scheduler=scheduler)
     out = ArenaFile(output, config.settings(), SEATS) if output is not None else None
+    plays: LinesFile | None = None
     try:
         resumed = _Resumed(config)
         if out is not None:
@@ -151,6 +155,11 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
                 if row.deal < deals:   # a rerun with fewer deals sums up the first ones
                     tally.add(row)
                     run.resumed += 1
+                    if lines is not None:
+                        plays = plays or LinesFile(lines, config.a.name, config.b.name, config.seed)
+                        plays.write(row)
+        if lines is not None and plays is None:
+            plays = LinesFile(lines, config.a.name, config.b.name, config.seed)
         todo = [i for i in range(deals) if not resumed.seen[i]]
         if out is not None and todo:
             out.start()
@@ -159,6 +168,8 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
         def take(index: int, row: DealRow) -> None:
             if out is not None:
                 out.write(row)
+            if plays is not None:
+                plays.write(row)
             tally.add(row)
             run.played.append(index)
             if on_row is not None:
@@ -180,5 +191,7 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
     finally:
         if out is not None:
             out.close()   # closing loses nothing (each row was one write) and raises nothing
+        if plays is not None:
+            plays.close()
     run.summary = tally.summary()
     return run

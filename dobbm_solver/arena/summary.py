@@ -2,7 +2,9 @@
 
 Every figure is a mean over deals of a per-deal value (see :mod:`.duplicate`)
 with its standard error ``stdev / sqrt(deals)`` over the deals (None with
-fewer than two deals).  Units are each seat's own settlement.
+fewer than two deals).  Units are a seat's net units a hand (the declarer's
+three payments added, a defender's own one).  A difference within
+:data:`SIGNIFICANT_Z` standard errors of 0 is not significant.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ if TYPE_CHECKING:   # the run module imports this one
     from .run import ArenaConfig
 
 
+#: A difference within this many standard errors of 0 is not significant.
+SIGNIFICANT_Z = 2.0
+
+
 @dataclass(frozen=True, kw_only=True)
 class Mean:
     """A mean over deals with its standard error (None: fewer than two deals)."""
@@ -29,9 +35,21 @@ class Mean:
     stderr: float | None
     deals: int
 
+    @property
+    def significant(self) -> bool | None:
+        """Whether the mean is more than :data:`SIGNIFICANT_Z` standard errors from 0
+        (None: no standard error, fewer than two deals)."""
+        if self.stderr is None:
+            return None
+        return abs(self.units_per_hand) > SIGNIFICANT_Z * self.stderr
+
     def as_dict(self) -> dict[str, Any]:
         return {"units_per_hand": round(self.units_per_hand, 4),
                 "stderr": None if self.stderr is None else round(self.stderr, 4)}
+
+    def difference_dict(self) -> dict[str, Any]:
+        """:meth:`as_dict` with ``significant`` (a difference's)."""
+        return {**self.as_dict(), "significant": self.significant}
 
 
 def _sqrt(q: Fraction) -> float:
@@ -107,12 +125,14 @@ class ArenaSummary:
         return {
             "a": c.a.name, "b": c.b.name, "seed": c.seed, "deals": self.deals,
             "scheme": "one seat replaced: A in each seat in turn at a table of B's, against the all-B table",
-            "units": "each seat's own settlement, units a hand",
+            "units": "a seat's net units a hand (the declarer's three payments added, a defender's own "
+                     "one), the mean over the four seats and the deals",
             "samples": c.samples.as_dict(),
             "a_units": self.a.as_dict(), "b_units": self.b.as_dict(),
-            "difference": self.difference.as_dict(),
+            "difference": self.difference.difference_dict(),
+            "significant_z": SIGNIFICANT_Z,
             "per_decision": {d: (None if m is None else
-                                 {**m.as_dict(), "a": c.a.of(d), "b": c.b.of(d)})
+                                 {**m.difference_dict(), "a": c.a.of(d), "b": c.b.of(d)})
                              for d, m in self.per_decision.items()},
             "contracts": self.contracts,
             **({"budget_ms": c.budget_ms, "samples_used": self.samples_used} if c.budget_ms is not None else {}),

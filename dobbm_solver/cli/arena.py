@@ -21,6 +21,9 @@ from .output import Progress, echo, echo_json
 @click.option("-o", "--output", metavar="FILE", type=FILE,
               help="Rows, one per deal, as JSON lines. Deals already in FILE are skipped, so rerunning "
                    "resumes; a file the arena did not write (or wrote with other settings) is refused.")
+@click.option("--lines", metavar="FILE", type=FILE,
+              help="Also write every table's play of every deal done in the one-line notation, each after "
+                   "a # line naming the deal and the table: dobbm review, explore and score replay them.")
 @JOBS
 @SCHEDULER
 @click.option("--per-decision", is_flag=True,
@@ -32,8 +35,8 @@ from .output import Progress, echo, echo_json
                    "used are recorded; runs are then not reproducible to the sample.")
 @QUIET
 @HTML
-def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, jobs: int | None,
-          scheduler: str | None, per_decision: bool, budget_ms: int | None, quiet: bool,
+def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | None, lines: str | None,
+          jobs: int | None, scheduler: str | None, per_decision: bool, budget_ms: int | None, quiet: bool,
           html_file: str | None) -> None:
     """Play seeded deals end to end with hidden cards: player A against player B.
 
@@ -41,8 +44,11 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
     decision: 'advice,play=rule' or 'bid=advice,discard=rule,double=rule,play=rule'.
     Each deal is played duplicate-style: A in each seat in turn at a table of B's,
     paired with the table of four B's on the same cards. Printed: each player's units
-    a hand (each seat's own settlement) and A - B with standard errors over the deals.
-    All pass: the hand counts 0. The workers are processes. Ctrl-C stops: the rows
+    a hand (a seat's net units: the declarer's three payments added, a defender's own)
+    and A - B with standard errors over the deals, a difference within two standard
+    errors marked not significant; a legend says what each column means. All pass:
+    the hand counts 0. Each row of the result file gives every table's play in the
+    one-line notation (`line`), as does --lines. The workers are processes. Ctrl-C stops: the rows
     written stay, exit code 130.
     """
     with exit_on_ctrl_c():
@@ -67,7 +73,7 @@ def arena(a: str, b: str, deals: int, seed: int, as_json: bool, output: str | No
 
     with Progress("arena", quiet) as bar:
         bar.start(deals)
-        run = run_arena(config, deals, output, jobs, on_row=take, scheduler=scheduler)
+        run = run_arena(config, deals, output, jobs, on_row=take, scheduler=scheduler, lines=lines)
     summary = run.summary
     if as_json:
         echo_json(arena_dict(summary, run))
