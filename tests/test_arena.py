@@ -279,7 +279,7 @@ def test_cli_json_keys():
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert {"deals", "difference", "per_decision", "a_units", "b_units", "samples", "seed"} <= set(out)
-    assert out["deals"] == 2 and set(out["difference"]) == {"units_per_hand", "stderr"}
+    assert out["deals"] == 2 and set(out["difference"]) == {"units_per_hand", "stderr", "significant"}
     assert set(out["per_decision"]) == {"bid", "discard", "double", "play"}
     assert out["per_decision"]["play"] is None   # not measured without --per-decision
     assert out["samples"] == ArenaSamples().as_dict()
