@@ -229,8 +229,11 @@ def test_discards_that_play_the_same_are_one_row() -> None:
 def test_discard_table_is_ranked_by_the_estimates_it_shows() -> None:
     # adaptive: the race and the lay-aways estimated through the leader
     advice = analyze_discard(view_of(DISCARD, "discard"), seed=1, jobs=2)
-    keys = [(o.ev_units, o.expected_points or 0.0) for o in advice.options]
-    assert keys == sorted(keys, reverse=True)
+    for ranked in (True, False):    # the ranked rows, then those with too few samples to rank
+        keys = [(o.ev_units, o.expected_points or 0.0) for o in advice.options if o.ranked == ranked]
+        assert keys == sorted(keys, reverse=True)
+    flags = [o.ranked for o in advice.options]
+    assert flags == sorted(flags, reverse=True) and not all(flags)
     assert advice.options[0].samples == advice.samples == max(o.samples for o in advice.options)
     assert advice.info["finalists"] >= 1
     assert len({o.samples for o in advice.options}) > 2       # stages and the race

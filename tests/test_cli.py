@@ -183,9 +183,18 @@ def test_example_text(name, diagram):
     u = obj["units"]
     assert (f"each defender pays {decl} {u} unit" if u > 0 else
             f"{decl} pays each defender {-u} unit" if u < 0 else "nobody pays") in best
-    assert f"{obj['to_move']} to play" in text
+    role = "declarer" if obj["to_move"] == decl else "defender"
+    assert f"{obj['to_move']} ({role}) to play" in text
+    # each card on a line of its value, best first for the mover's side, the best marked
+    rows = [ln.split() for ln in text.splitlines() if ln.startswith("    ") and ln.split()[-1] != "leads"]
+    rows = [r for r in rows if r[-1] == "best" or r[-1] in ("units)", "unit)")]
+    by_card = {c: r for r in rows for c in r[:r.index(next(w for w in r if w.isdigit()))]}
+    assert set(by_card) == set(obj["cards"])
     for c, v in obj["cards"].items():
-        assert f"{c} {v}" in text
+        assert str(v) in by_card[c]
+        assert (by_card[c][-1] == "best") == (c in obj["best"])
+    values = [int(next(w for w in r if w.isdigit())) for r in rows]
+    assert values == sorted(values, reverse=obj["to_move"] == decl)
     assert f"nodes searched: {obj['nodes']}" in text
     state = replay(parse_deal_line(obj["deal"]), check=False)
     first = state.declarer_tricks + state.defender_tricks + 1

@@ -343,7 +343,12 @@ TITLE: Dobbm by Bert, 1 doubling
     ("solve", "midplay.yaml"): """\
 TITLE: Solo by Anna
   best play: Anna wins with 69 points, defenders 51; each defender pays Anna 4 units
-  Cora to play; each card (declarer's final points): EA 69  L10 69  E10 70  EO 77  L8 79
+  Cora (defender) to play; the declarer's final points after each card, best first (lower is better for the defenders):
+    EA L10   69  best
+    E10      70  costs 1 point (0 units)
+    EO       77  costs 8 points (4 units)
+    L8       79  costs 10 points (4 units)
+  (cost: what the card loses the defenders against the best card, in points and in units of one payment)
   best line:
     4.   Anna leads   SK S10  EA  S9   won by Bert
     5.   Bert leads   LO L10  LA  LU   won by Dave
