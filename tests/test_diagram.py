@@ -339,6 +339,7 @@ TITLE: Dobbm by Bert, 1 doubling
       Cora -8 units
       Dave -8 units
       Bert +24 units
+  (units: each seat's net units for the hand; Bert's are the three defenders' payments added)
 """,
     ("solve", "midplay.yaml"): """\
 TITLE: Solo by Anna

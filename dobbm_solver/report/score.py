@@ -47,6 +47,8 @@ def score_text(deal: Deal, sc: Score, title: str, match_cost: float | None = Non
     for seat, u in obj["payments"].items():
         money = f"  ({obj['money'][seat]:+.2f})" if match_cost is not None else ""
         lines.append(f"  {seat:>8} {u:+d} units{money}")
+    lines.append(f"  (units: each seat's net units for the hand; {sc.declarer}'s are the three defenders' "
+                 f"payments added)")
     if diagram:
         lines += deal_diagram(deal, at_lead=True)
     return "\n".join(lines)

@@ -130,7 +130,7 @@ def analysis_text(deal: Deal, an: Analysis, title: str, diagram: bool = False) -
         f"defenders {an.defender_points}; {_payment_text(an, deal)}",
     ]
     if finished:
-        lines.append("  (every card is played: `dobbm review` judges each card against the best play)")
+        lines.append("  (every card is played: `dobbm review` tells what each card cost)")
     else:
         lines += _cards_lines(deal, an)
     if diagram:
