@@ -13,9 +13,9 @@ from views import DISCARD, view_of
 
 from dobbm_solver import cli
 from dobbm_solver.analyzer import analyze_discard
+from dobbm_solver.analyzer.advice import OptionEstimate
 from dobbm_solver.analyzer.estimate import RANK_MIN_SAMPLES, PlainMean, rankable
 from dobbm_solver.analyzer.template import Ranking, compared
-from dobbm_solver.analyzer.advice import OptionEstimate
 from dobbm_solver.cards import card_name
 from dobbm_solver.notation import parse_deal_line
 from dobbm_solver.report.advice import advice_dict, advice_text

@@ -51,7 +51,7 @@ def advice_dict(advice: Advice[Any]) -> dict[str, Any]:
 
 
 def _rank_min_samples() -> int:
-    from ..analyzer.estimate import RANK_MIN_SAMPLES   # (loaded: the advice was made by it)
+    from ..analyzer.estimate import RANK_MIN_SAMPLES  # (loaded: the advice was made by it)
     return RANK_MIN_SAMPLES
 
 

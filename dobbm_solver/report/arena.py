@@ -73,7 +73,7 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
     lines += [
         "",
         "what the columns say:",
-        f"  A, B: the players compared; each has a strategy for every decision (bid, discard, double, play)",
+        "  A, B: the players compared; each has a strategy for every decision (bid, discard, double, play)",
         "  units a hand: a seat's net units in one hand (the declarer's three payments added, a defender's",
         "    own one), the mean over the four seats and the deals, ± its standard error over the deals",
         "  A: A in one seat at a table of three B's; B: B in that seat at the all-B table, 0 always",
