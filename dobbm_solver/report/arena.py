@@ -69,7 +69,7 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
         lines.append(f"deals played now {len(run.played)}, from the file {run.resumed}; "
                      f"{run.seconds:.1f} s on {run.where}"
                      + ("; INTERRUPTED" if run.interrupted else ""))
-    tables = 5 * summary.deals
+    compared = 5 * summary.deals   # per deal the all-B one and four with A
     lines += [
         "",
         "what the columns say:",
@@ -83,6 +83,6 @@ def arena_text(summary: ArenaSummary, run: ArenaRun | None = None) -> str:
         "    those of A with B's strategy for that decision; the A and B columns name the two strategies",
         f"  significant: more than {SIGNIFICANT_Z:g} standard errors from 0; not significant: within "
         f"{SIGNIFICANT_Z:g} (more deals may tell)",
-        f"  contracts: how the {tables} compared tables were played (per deal the all-B table and A's four)",
+        f"  contracts: how the {compared} compared tables were played (per deal the all-B table and A's four)",
     ]
     return "\n".join(lines)
