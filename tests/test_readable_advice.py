@@ -53,6 +53,9 @@ def check_differences(obj: dict, text: str) -> None:
         assert 1 <= o["difference_samples"] <= min(o["samples"], rec["samples"])
         if o["samples"] == rec["samples"] or obj["command"] == "discard":
             assert o["difference"] == pytest.approx(o["ev_units"] - rec["ev_units"], abs=2e-4)
+        assert o["difference"] == pytest.approx(o["shared_units"] - o["shared_recommendation_units"], abs=2e-4)
+        if o["samples"] == o["difference_samples"] and obj["command"] != "discard":
+            assert o["shared_units"] == pytest.approx(o["ev_units"], abs=1e-4)
         if o["difference_samples"] >= 2:
             assert o["difference_stderr"] is not None and o["difference_stderr"] >= 0
         assert o["ranked"] == rankable(o["difference_samples"], rec["samples"])

@@ -39,7 +39,10 @@ class OptionEstimate(Generic[OptT]):
     ``difference``: the option's expected units minus the recommendation's,
     paired (on the samples both were solved on, ``difference_samples`` of
     them), ``difference_stderr`` its standard error (None on fewer than two
-    shared samples); the recommendation's own is 0.  ``ranked``: False for
+    shared samples); the recommendation's own is 0.  ``shared_units`` and
+    ``shared_recommendation_units``: the option's and the recommendation's
+    expected units on those shared samples (by the same estimator), whose
+    difference ``difference`` is.  ``ranked``: False for
     an option with too few samples to be ranked beside the recommendation
     (see :func:`~.estimate.rankable`).
     """
@@ -55,6 +58,8 @@ class OptionEstimate(Generic[OptT]):
     difference: float = 0.0
     difference_stderr: float | None = None
     difference_samples: int = 0
+    shared_units: float | None = None
+    shared_recommendation_units: float | None = None
     ranked: bool = True
 
 

@@ -273,21 +273,31 @@ def compared(fit_for: Callable[[Sequence[int]], PlainMean], ranking: Ranking[Opt
 
     The difference is the mean of ``option - recommendation`` over the samples both were
     solved on, by the same estimator as the options' own units (control variates from
-    enough samples on), so where an option has every sample of the recommendation it is
-    exactly the difference of their expected units."""
+    enough samples on).  That estimator is linear in the values, so the difference is
+    exactly the option's mean on those samples minus the recommendation's (both kept,
+    ``shared_units`` and ``shared_recommendation_units``), and where the option has every
+    sample of the recommendation it is the difference of their expected units."""
     ests = ranking.estimates
     best = ests[0]
     lead = ranking.pays[best.option]
-    out = [replace(best, difference=0.0, difference_stderr=None, difference_samples=len(lead))]
+    out = [replace(best, difference=0.0, difference_stderr=None, difference_samples=len(lead),
+                   shared_units=best.ev_units, shared_recommendation_units=best.ev_units)]
     for e in ests[1:]:
         mine = ranking.pays[e.option]
-        shared = len(set(mine) & set(lead))
+        common = sorted(set(mine) & set(lead))
         diff, se = paired_difference(fit_for, mine, lead)
-        if shared == 1:     # (a single shared sample: its difference, no error)
-            (i,) = set(mine) & set(lead)
-            diff = mine[i] - lead[i]
-        out.append(replace(e, difference=diff, difference_stderr=se, difference_samples=shared,
-                           ranked=rankable(shared, len(lead))))
+        if len(common) >= 2:
+            fit = fit_for(common)
+            own, theirs = fit.mean([mine[i] for i in common])[0], fit.mean([lead[i] for i in common])[0]
+        elif common:        # a single shared sample: its values and their difference, no error
+            (i,) = common
+            own, theirs = mine[i], lead[i]
+            diff = own - theirs
+        else:
+            own = theirs = None
+        out.append(replace(e, difference=diff, difference_stderr=se, difference_samples=len(common),
+                           shared_units=own, shared_recommendation_units=theirs,
+                           ranked=rankable(len(common), len(lead))))
     ordered = out[:1] + [e for e in out[1:] if e.ranked] + [e for e in out[1:] if not e.ranked]
     return Ranking(ordered, ranking.pays)
 

@@ -26,7 +26,9 @@ def advice_dict(advice: Advice[Any]) -> dict[str, Any]:
     a card: its name), with ``partial`` (see :func:`advice_partial`).
 
     Each option carries its paired ``difference`` from the recommendation in units, its
-    ``difference_stderr`` and ``difference_samples`` (the samples both share), and
+    ``difference_stderr`` and ``difference_samples`` (the samples both share), the two
+    options' units on those samples (``shared_units`` minus ``shared_recommendation_units``
+    is ``difference``), and
     ``ranked`` (False: too few samples to be ranked beside the recommendation, listed after
     the ranked options); ``units`` says whose units they are."""
     cmd = advice.command
@@ -75,6 +77,8 @@ def _estimate_json(command: str, e: OptionEstimate[Any]) -> dict[str, Any]:
         "difference": _rounded(e.difference, 4),
         "difference_stderr": _rounded(e.difference_stderr, 4),
         "difference_samples": e.difference_samples,
+        "shared_units": _rounded(e.shared_units, 4),
+        "shared_recommendation_units": _rounded(e.shared_recommendation_units, 4),
         "ranked": e.ranked,
         "alike": [_option_json(command, a) for a in e.alike],
     }
