@@ -308,7 +308,8 @@ def analyze_discard(view: View, samples: int | None = None, seed: int | None = N
     ``info``: ``lay_aways``, ``classes`` (distinct in play), ``finalists``
     (the lay-aways that went the distance),
     ``heuristic_discard`` (the rule of thumb's choice) and its ``heuristic_rank``
-    (1-based) in the ranking, ``stopped``.  ``budget_s``: seconds to sample for
+    (1-based): its row in the table, the ranked lay-aways first and those with too
+    few samples to rank after them, ``stopped``.  ``budget_s``: seconds to sample for
     (see :func:`~.template.run_analysis`), checked between the stages too.
     """
     check_view(view, "discard")
