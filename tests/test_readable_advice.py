@@ -218,3 +218,28 @@ def test_arena_rows_replay_in_review_and_explore(arena_run: tuple[str, dict, Pat
         last = json.loads(steps.stdout.splitlines()[-1])
         assert last["played"] == " ".join(t["tricks"]).split()
         assert last["to_play"] is None and last["declarer_points"] == t["points"]
+
+
+def test_arena_lines_cover_resumed_and_played_deals(tmp_path: Path) -> None:
+    rows, lines = tmp_path / "rows.jsonl", tmp_path / "plays.txt"
+    args = ["arena", "rule", "rule", "--seed", "3", "-j", "1", "-q", "-o", str(rows)]
+    run(*args, "--deals", "2")
+    run(*args, "--deals", "3", "--lines", str(lines))
+    text = lines.read_text().splitlines()
+    assert text[0].startswith("# dobbm arena rule rule, seed 3")
+    named = sorted(ln.split(",")[0] for ln in text if ln.startswith("# deal "))
+    assert named == ["# deal 0"] * 5 + ["# deal 1"] * 5 + ["# deal 2"] * 5
+    written = [t["line"] for ln in rows.read_text().splitlines()[1:] for t in json.loads(ln)["tables"].values()]
+    assert sorted(ln for ln in text if not ln.startswith("#")) == sorted(x for x in written if x is not None)
+
+
+def test_an_arena_file_without_lines_is_refused(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    args = ["arena", "rule", "rule", "--seed", "3", "-j", "1", "-q", "--deals", "1", "-o", str(rows)]
+    run(*args)
+    header, *body = rows.read_text().splitlines()
+    old = json.loads(header)
+    old["dobbm_arena"]["version"] = 1
+    rows.write_text(json.dumps(old) + "\n" + "\n".join(body) + "\n")
+    r = CliRunner().invoke(cli.main, args)
+    assert r.exit_code == 2 and "version: 1 there, 2 now" in r.stderr
