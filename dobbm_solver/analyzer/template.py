@@ -286,6 +286,8 @@ def compared(fit_for: Callable[[Sequence[int]], PlainMean], ranking: Ranking[Opt
         mine = ranking.pays[e.option]
         common = sorted(set(mine) & set(lead))
         diff, se = paired_difference(fit_for, mine, lead)
+        own: float | None
+        theirs: float | None
         if len(common) >= 2:
             fit = fit_for(common)
             own, theirs = fit.mean([mine[i] for i in common])[0], fit.mean([lead[i] for i in common])[0]
