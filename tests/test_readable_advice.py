@@ -243,3 +243,10 @@ def test_an_arena_file_without_lines_is_refused(tmp_path: Path) -> None:
     rows.write_text(json.dumps(old) + "\n" + "\n".join(body) + "\n")
     r = CliRunner().invoke(cli.main, args)
     assert r.exit_code == 2 and "version: 1 there, 2 now" in r.stderr
+
+
+def test_arena_lines_may_not_be_the_result_file(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    r = CliRunner().invoke(cli.main, ["arena", "rule", "rule", "--deals", "1", "-j", "1", "-q",
+                                      "-o", str(rows), "--lines", str(rows)])
+    assert r.exit_code == 2 and "is the result file" in r.stderr and not rows.exists()

@@ -13,6 +13,7 @@ A run keeps no row: each is written, tallied into the summary and passed to
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -143,6 +144,8 @@ def run_arena(config: ArenaConfig, deals: int, output: str | None = None, jobs: 
     table's play of every deal done (resumed or played) to in the one-line notation
     (:class:`~.rows.LinesFile`)."""
     check_arena(deals, config.seed, config.budget_ms)
+    if lines is not None and output is not None and os.path.realpath(lines) == os.path.realpath(output):
+        raise ArenaError(f"--lines {lines} is the result file (--output): give another file")
     n_jobs = resolve_jobs(jobs)
     tally = Tally(config)
     run = ArenaRun(tally.summary(), jobs=n_jobs, scheduler=scheduler)
