@@ -134,8 +134,8 @@ def advice_text(advice: Advice[Any], title: str, limit: int | None = None) -> st
     unranked_said = False
     for n, (o, name) in enumerate(zip(opts, names)):
         if not o.ranked and not unranked_said:
-            rows.append(f"  too few samples to rank (under {_rank_min_samples()} shared with the "
-                        f"recommendation; not comparable with the rows above):")
+            rows.append(f"  too few samples to rank (under {_rank_min_samples()} shared with the top row; "
+                        f"not comparable with the rows above):")
             unranked_said = True
         win = "-" if o.win_probability is None else f"{100 * o.win_probability:.1f}"
         pts = "-" if o.expected_points is None else f"{o.expected_points:.1f}"
@@ -151,7 +151,7 @@ def advice_text(advice: Advice[Any], title: str, limit: int | None = None) -> st
         shown = f"{len(more)} more rows, {count} lay-aways" if count != len(more) else f"{count} more lay-aways"
         rows.append(f"  ({shown}: --all shows every one)")
     rows += [f"  units: {units_legend(advice)}",
-             "  vs best: units minus the recommendation's, paired on the samples both have, ± its error",
+             "  vs best: units minus the top row's, paired on the samples both have, ± its error",
              "  win % and points: the declarer's, ± the points' standard error"]
     return "\n".join(rows)
 
