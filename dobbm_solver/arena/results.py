@@ -10,7 +10,7 @@
 cards become text); ``from_json`` reads one back, checking every field
 (:class:`RowError` names the field).  A deal's row gives each table that
 was played to a game its ``line`` too: the deal as dealt and its play in
-the one-line notation (:func:`table_line`), which ``dobbm review`` and
+the one-line notation (:meth:`DealRow.line`), which ``dobbm review`` and
 ``dobbm explore`` replay.
 """
 
@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
 from ..cards import Card, CardError, CardSet, card_name, cards_text, cardset, parse_cards
-from ..deal import Deal
 from ..echo import brief
 from ..errors import DobbmError
 from ..notation import format_deal_line
@@ -135,25 +134,6 @@ class TableResult:
                    doublings=doublings, points=points, tricks=tricks, units=units, samples=samples)
 
 
-def table_line(hands: Mapping[str, CardSet], dobb: CardSet, table: TableResult) -> str | None:
-    """The play of ``table`` on the deal dealt as ``hands`` and ``dobb`` in the one-line
-    notation, dealt form (each seat's 8 dealt cards, the Dobb, the lay-away, the tricks,
-    the doublings and the dealer); None for a table thrown in (all passed).  The arena's
-    dealer is its last seat (forehand the first)."""
-    if table.declarer is None or table.contract is None:
-        return None
-    seats = tuple(hands)
-    deal = Deal(seats=seats, declarer=table.declarer, contract=table.contract, hands=dict(hands), dobb=dobb,
-                dealer=seats[-1])
-    if table.discard is not None:
-        deal = deal.with_discard(table.discard)
-    played = cardset(c for t in table.tricks for c in t)
-    deal = Deal(seats=seats, declarer=deal.declarer, contract=deal.contract,
-                hands={s: h & ~played for s, h in deal.hands.items()}, dobb=dobb, discard=deal.discard,
-                tricks=table.tricks, doublings=table.doublings, dealer=deal.dealer)
-    return format_deal_line(deal, dealt=True)
-
-
 @dataclass(frozen=True, kw_only=True)
 class DealRow:
     """One arena deal: its index and seed, the cards dealt and every table's result
@@ -167,15 +147,20 @@ class DealRow:
 
     def to_json(self) -> dict[str, Any]:
         """The row as the result file holds it: each table with its ``line`` (see
-        :func:`table_line`)."""
+        :meth:`line`)."""
         return {"deal": self.deal, "seed": self.seed,
                 "hands": {s: cards_text(h) for s, h in self.hands.items()},
                 "dobb": cards_text(self.dobb),
                 "tables": {k.name: {**t.to_json(), "line": self.line(k)} for k, t in self.tables.items()}}
 
     def line(self, key: TableKey) -> str | None:
-        """Table ``key``'s play in the one-line notation (None: thrown in)."""
-        return table_line(self.hands, self.dobb, self.tables[key])
+        """Table ``key``'s play in the one-line notation, dealt form (each seat's 8 dealt
+        cards, the Dobb, the lay-away, the tricks, the doublings and the dealer); None for a
+        table thrown in.  The arena's seats are those of ``hands``, its dealer the last."""
+        from .replay import table_deal  # (replay builds on this module)
+        seats = tuple(self.hands)
+        deal = table_deal(self, self.tables[key], seats, seats[-1])
+        return None if deal is None else format_deal_line(deal, dealt=True)
 
     @classmethod
     def from_json(cls, obj: object, seats: tuple[str, ...]) -> DealRow:
