@@ -62,6 +62,9 @@ def units_legend(advice: Advice[Any]) -> str:
     the rule book's: one defender's payment is a whole number of them)."""
     if advice.role == "defender":
         return "your expected net units a hand as a defender: your own payment only (one of three)"
+    if advice.command == "bid":
+        return ("your expected net units a hand: declaring, all three defenders' payments added; "
+                "after a pass, defending, your own payment only")
     return "your expected net units a hand as the declarer: all three defenders' payments added"
 
 
