@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import pytest
 
@@ -29,33 +29,17 @@ endplay_dds = pytest.importorskip("endplay.dds")
 endplay_types = pytest.importorskip("endplay.types")
 SolveMode = pytest.importorskip("endplay.dds.solve").SolveMode
 
-from test_bench_solver import rounds  # noqa: E402  (benchmarks/ is on the path: conftest's folder)
+from side_by_side import bridge_ending  # noqa: E402  (benchmarks/ is on the path: conftest's folder)
+from test_bench_solver import rounds  # noqa: E402
 
 SEED = 20261201
-HAND_CARDS = 8
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
-
-
-def bridge_ending(rng: random.Random) -> Any:
-    """A random 32-card bridge ending: 8 random cards a hand, a random trump suit and leader."""
-    cards = rng.sample([(s, r) for s in range(4) for r in range(13)], 4 * HAND_CARDS)
-    hands = []
-    for h in range(4):
-        mine = cards[h * HAND_CARDS:(h + 1) * HAND_CARDS]
-        hands.append(".".join("".join(RANKS[r] for r in sorted(r for s2, r in mine if s2 == s))
-                              for s in range(4)))
-    Player, Denom = endplay_types.Player, endplay_types.Denom
-    trump = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs)[rng.randrange(4)]
-    first = (Player.north, Player.east, Player.south, Player.west)[rng.randrange(4)]
-    return endplay_types.Deal("N:" + " ".join(hands), first=first, trump=trump)
 
 
 @pytest.fixture(scope="module")
 def bridge_endings(bench_deals) -> list:
     rng = random.Random(SEED)
     endings = [bridge_ending(rng) for _ in bench_deals]
-    assert all(len(e[p]) == HAND_CARDS for e in endings for p in endplay_types.Player)
+    assert all(len(e[p]) == 8 for e in endings for p in endplay_types.Player)
     return endings
 
 
