@@ -46,3 +46,5 @@ cdef class Core:
     cdef int64_t grow_after   # nodes after which a new table's search first grows its part in use
     cdef int64_t nodes_before # ctx.nodes when the root was set (earlier roots sharing the table)
     cdef void* tt_raw
+    cdef int final            # final points after set_play played every trick
+    cdef void new_root(self, int bonus, bint keep_table) noexcept

@@ -76,6 +76,18 @@ class Core:
         cards in play order), the points in the declarer's finished tricks,
         whether he has won one, and the bonus (lay-away or Dobb points).
         Raises ``ValueError`` on a malformed position."""
+    def set_play(
+        self, h0: int, h1: int, h2: int, h3: int, tricks: Sequence[Sequence[int]], bonus: int,
+        keep_table: bool = False,
+    ) -> int:
+        """Set the root after ``tricks`` (each a trick's cards in play order, from the
+        declarer's opening lead; a last trick of fewer than four cards is the one
+        in play) with the hands ``h0``..``h3`` held now (seat 0 the declarer) and
+        the bonus; the seat to move, or -1 when every trick is played (then see
+        ``final_points``).  Raises ``ValueError`` on a malformed position."""
+    @property
+    def final_points(self) -> int:
+        """The declarer's final points after a ``set_play`` that played every trick."""
     def value(self, guess: int = -1) -> int:
         """Exact value of the root (``guess``: the first MTD(f) test; -1 for the default)."""
     def first_choice_bound(self) -> int | None:

@@ -515,6 +515,79 @@ cdef class Core:
         fill_position(&p, hands, leader, points, has_trick)
         add_trick(&p, trick)
         self.root = p
+        self.new_root(bonus, keep_table)
+
+    def set_play(self, uint64_t h0, uint64_t h1, uint64_t h2, uint64_t h3, tricks, int bonus,
+                 bint keep_table=False) -> int:
+        """Set the root after ``tricks`` played from the declarer's opening lead,
+        as :meth:`set_position` does: ``h0``..``h3`` the cards each seat holds
+        now (seat 0 the declarer), ``tricks`` each trick's cards in play order.
+        As ``deal.replay`` reads them, the full tricks (four cards) are the
+        finished ones and a last trick of fewer cards is the one in play.
+        Returns the seat to move, or -1 when all tricks are played; then
+        :attr:`final_points` is the declarer's final points.  One call for
+        what the solver's wrapper would otherwise replay in Python: the fixed
+        cost of a small solve."""
+        cdef Pos p
+        cdef int leader = 0, pts = 0, done = 0, n, i, c, w
+        cdef bint has_trick = False
+        cdef int cards[4]
+        memset(&p, 0, sizeof(Pos))
+        p.hands[0] = h0
+        p.hands[1] = h1
+        p.hands[2] = h2
+        p.hands[3] = h3
+        for i in range(4):
+            if p.hands[i] >> NCARDS:
+                raise ValueError("bad position")
+            for c in range(4):
+                p.rem_pts += SUIT_PTS[(p.hands[i] >> (9 * c)) & 0x1FF]
+        n = 0
+        for trick in tricks:
+            n = len(trick)
+            if n > 4:
+                raise ValueError("bad position")
+            for i in range(n):
+                c = trick[i]
+                if not 0 <= c < NCARDS:
+                    raise ValueError("bad position")
+                cards[i] = c
+            if n == 4:
+                w = 0
+                for i in range(1, 4):
+                    if beats(cards[i], cards[w]):
+                        w = i
+                leader = (leader + w) & 3
+                if leader == 0:
+                    pts += POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
+                    has_trick = True
+                done += 1
+        p.leader = leader
+        p.pts = pts
+        p.has_trick = has_trick
+        if n < 4:
+            for i in range(n):
+                c = cards[i]
+                if i == 0 or beats(c, p.trick[p.win]):
+                    p.win = i
+                p.trick[i] = c
+                p.trickmask |= (<uint64_t>1) << c
+                p.trick_pts += POINTS[c]
+            p.ncards = n
+        self.root = p
+        self.new_root(bonus, keep_table)
+        if done == 8:
+            self.final = pts + bonus if has_trick else 0
+            return -1
+        return (leader + p.ncards) & 3
+
+    @property
+    def final_points(self) -> int:
+        """The declarer's final points after the last :meth:`set_play` that
+        played all eight tricks."""
+        return self.final
+
+    cdef void new_root(self, int bonus, bint keep_table) noexcept:
         self.ctx.bonus = bonus
         if keep_table and self.ctx.gen != 0:
             # a run of roots sharing the table: it grows with the nodes of

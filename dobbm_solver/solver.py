@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence, TypeVar
 
 from .cards import Card, CardSet
-from .deal import Deal, PlayState, final_points, replay
+from .deal import Deal, replay
 from .errors import DobbmError
 from .jobs import resolve_jobs
 from .models.discard_rule import legal_discards
@@ -123,44 +123,45 @@ class Solver:
         self._extra_cores: list[_search.Core] = []      # more tables for study_discards(jobs > 1)
 
     # -- setting up the core -------------------------------------------------
-    def _load(self, deal: Deal, keep_table: bool = False, core: _search.Core | None = None) -> PlayState:
+    def _load(self, deal: Deal, keep_table: bool = False, core: _search.Core | None = None) -> str | None:
+        """Set ``deal``'s position as the root of ``core`` (this solver's by default);
+        the seat to move, None when every trick is played (then the core's
+        ``final_points`` is the value).  The core replays the tricks itself: the
+        fixed cost of a small solve is this call."""
         if deal.needs_discard:
             raise SolveError("discard: a Dobbm needs its lay-away to be solved (or use study_discards)")
-        state = replay(deal, check=False)
         active = deal.active_seats
         d = active.index(deal.declarer)
-        order = tuple(active[(d + i) % 4] for i in range(4))   # relative seat 0 = declarer
-        hands = [deal.hands[s] for s in order]
-        (core or self._core).set_position(hands, order.index(state.leader), list(state.trick),
-                                          state.declarer_trick_points, state.declarer_tricks > 0,
-                                          deal.bonus_points, keep_table)
-        return state
+        order = active[d:] + active[:d]         # relative seat 0 = declarer
+        hands = deal.hands
+        seat = (core or self._core).set_play(hands[order[0]], hands[order[1]], hands[order[2]],
+                                             hands[order[3]], deal.tricks, deal.bonus_points, keep_table)
+        return None if seat < 0 else order[seat]
 
     # -- the verbs -----------------------------------------------------------
     def solve(self, deal: Deal) -> Solution:
         """The declarer's final points under best play from the deal's position."""
-        state = self._load(deal)
-        value = final_points(deal, state) if state.finished else self._core.value()
-        return Solution(deal.declarer, value, state.to_move, self._core.nodes,
-                        deal.contract, deal.doublings)
+        to_move = self._load(deal)
+        core = self._core
+        value = core.final_points if to_move is None else core.value()
+        return Solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
 
     def solve_all_cards(self, deal: Deal) -> dict[Card, int]:
         """Final declarer points after each legal card of the player to move."""
-        state = self._load(deal)
-        if state.finished:
+        if self._load(deal) is None:
             return {}
         return dict(self._core.card_values())
 
     def analyze(self, deal: Deal) -> Analysis:
         """Value, every legal card's value and a best line to the end of the hand."""
-        state = self._load(deal)
-        if state.finished:
-            return Analysis(deal.declarer, final_points(deal, state), None, 0, deal.contract,
+        to_move = self._load(deal)
+        if to_move is None:
+            return Analysis(deal.declarer, self._core.final_points, None, 0, deal.contract,
                             deal.doublings, {}, ())
         cards = dict(self._core.card_values())
-        value = max(cards.values()) if state.to_move == deal.declarer else min(cards.values())
+        value = max(cards.values()) if to_move == deal.declarer else min(cards.values())
         line = tuple(self._core.line(value))
-        return Analysis(deal.declarer, value, state.to_move, self._core.nodes, deal.contract,
+        return Analysis(deal.declarer, value, to_move, self._core.nodes, deal.contract,
                         deal.doublings, cards, line)
 
     def solve_best(self, deal: Deal, *, analyze: bool, jobs: int | None = None) -> BestPlay:
@@ -237,13 +238,12 @@ class Solver:
         return self._batch(deals, jobs, self._all_cards_on)
 
     def _solve_on(self, core: _search.Core, deal: Deal) -> Solution:
-        state = self._load(deal, core=core)
-        value = final_points(deal, state) if state.finished else core.value()
-        return Solution(deal.declarer, value, state.to_move, core.nodes, deal.contract, deal.doublings)
+        to_move = self._load(deal, core=core)
+        value = core.final_points if to_move is None else core.value()
+        return Solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
 
     def _all_cards_on(self, core: _search.Core, deal: Deal) -> dict[Card, int]:
-        state = self._load(deal, core=core)
-        return {} if state.finished else dict(core.card_values())
+        return {} if self._load(deal, core=core) is None else dict(core.card_values())
 
     def _batch(self, deals: Sequence[Deal], jobs: int | None, one: Callable[[_search.Core, Deal], R]) -> list[R]:
         deals = list(deals)
