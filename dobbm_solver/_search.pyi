@@ -5,7 +5,7 @@ a hand is a bitboard of them.  Seats are relative: 0 is the declarer, then
 clockwise.  Every value is the declarer's final points, 0..120.
 """
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 SMALL_TABLE_ENTRIES: int
 """A new table starts in its first this many entries (all of a smaller table) ..."""
@@ -77,12 +77,12 @@ class Core:
         whether he has won one, and the bonus (lay-away or Dobb points).
         Raises ``ValueError`` on a malformed position."""
     def set_play(
-        self, h0: int, h1: int, h2: int, h3: int, tricks: Sequence[Sequence[int]], bonus: int,
+        self, hands: Mapping[str, int], seats: tuple[str, ...], tricks: Sequence[Sequence[int]], bonus: int,
         keep_table: bool = False,
     ) -> int:
         """Set the root after ``tricks`` (each a trick's cards in play order, from the
         declarer's opening lead; a last trick of fewer than four cards is the one
-        in play) with the hands ``h0``..``h3`` held now (seat 0 the declarer) and
+        in play) with the hands ``hands[seats[i]]`` held now (seat 0 the declarer) and
         the bonus; the seat to move, or -1 when every trick is played (then see
         ``final_points``).  Raises ``ValueError`` on a malformed position."""
     @property

@@ -517,11 +517,11 @@ cdef class Core:
         self.root = p
         self.new_root(bonus, keep_table)
 
-    def set_play(self, uint64_t h0, uint64_t h1, uint64_t h2, uint64_t h3, tricks, int bonus,
-                 bint keep_table=False) -> int:
+    def set_play(self, hands, tuple seats, tricks, int bonus, bint keep_table=False) -> int:
         """Set the root after ``tricks`` played from the declarer's opening lead,
-        as :meth:`set_position` does: ``h0``..``h3`` the cards each seat holds
-        now (seat 0 the declarer), ``tricks`` each trick's cards in play order.
+        as :meth:`set_position` does: ``hands[seats[i]]`` the cards seat ``i``
+        holds now (seat 0 the declarer, four seats), ``tricks`` each trick's
+        cards in play order.
         As ``deal.replay`` reads them, the full tricks (four cards) are the
         finished ones and a last trick of fewer cards is the one in play.
         Returns the seat to move, or -1 when all tricks are played; then
@@ -533,11 +533,10 @@ cdef class Core:
         cdef bint has_trick = False
         cdef int cards[4]
         memset(&p, 0, sizeof(Pos))
-        p.hands[0] = h0
-        p.hands[1] = h1
-        p.hands[2] = h2
-        p.hands[3] = h3
+        if len(seats) != 4:
+            raise ValueError("bad position")
         for i in range(4):
+            p.hands[i] = hands[seats[i]]
             if p.hands[i] >> NCARDS:
                 raise ValueError("bad position")
             for c in range(4):

@@ -77,9 +77,11 @@ class Deal:
     @property
     def active_seats(self) -> tuple[str, ...]:
         """The four seats that play, clockwise (with five, the dealer sits out)."""
-        if len(self.seats) == 5 and self.dealer in self.seats:
-            return tuple(s for s in self.seats if s != self.dealer)
-        return tuple(self.seats)
+        seats = tuple(self.seats)
+        if len(seats) == 5 and self.dealer in seats:
+            i = seats.index(self.dealer)
+            return seats[:i] + seats[i + 1:]
+        return seats
 
     @property
     def defenders(self) -> tuple[str, ...]:

@@ -71,6 +71,17 @@ class Solution:
         return units(self.declarer_points, self.contract, self.doublings)
 
 
+def _solution(declarer: str, declarer_points: int, to_move: str | None, nodes: int, contract: str,
+              doublings: int) -> Solution:
+    """``Solution(...)`` with these fields, made with one update of its ``__dict__``: a
+    frozen dataclass's ``__init__`` sets each field by ``object.__setattr__``, which
+    took a fifth of a small solve's fixed cost."""
+    solution = object.__new__(Solution)
+    solution.__dict__.update(declarer=declarer, declarer_points=declarer_points, to_move=to_move,
+                             nodes=nodes, contract=contract, doublings=doublings)
+    return solution
+
+
 @dataclass(frozen=True)
 class Analysis(Solution):
     """A solution with the value of every legal card and a best line to the end."""
@@ -133,9 +144,7 @@ class Solver:
         active = deal.active_seats
         d = active.index(deal.declarer)
         order = active[d:] + active[:d]         # relative seat 0 = declarer
-        hands = deal.hands
-        seat = (core or self._core).set_play(hands[order[0]], hands[order[1]], hands[order[2]],
-                                             hands[order[3]], deal.tricks, deal.bonus_points, keep_table)
+        seat = (core or self._core).set_play(deal.hands, order, deal.tricks, deal.bonus_points, keep_table)
         return None if seat < 0 else order[seat]
 
     # -- the verbs -----------------------------------------------------------
@@ -144,7 +153,7 @@ class Solver:
         to_move = self._load(deal)
         core = self._core
         value = core.final_points if to_move is None else core.value()
-        return Solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
+        return _solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
 
     def solve_all_cards(self, deal: Deal) -> dict[Card, int]:
         """Final declarer points after each legal card of the player to move."""
@@ -240,7 +249,7 @@ class Solver:
     def _solve_on(self, core: _search.Core, deal: Deal) -> Solution:
         to_move = self._load(deal, core=core)
         value = core.final_points if to_move is None else core.value()
-        return Solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
+        return _solution(deal.declarer, value, to_move, core.nodes, deal.contract, deal.doublings)
 
     def _all_cards_on(self, core: _search.Core, deal: Deal) -> dict[Card, int]:
         return {} if self._load(deal, core=core) is None else dict(core.card_values())

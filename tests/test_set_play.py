@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 from randdeals import random_deal
 
 from dobbm_solver import _search
+from dobbm_solver import solver as solver_module
 from dobbm_solver.deal import final_points, replay
-from dobbm_solver.solver import Solver
+from dobbm_solver.solver import Solution, Solver
 
 
 def _old_root(core: _search.Core, deal) -> str | None:
@@ -52,12 +54,25 @@ def test_set_play_sets_the_root_replay_gives() -> None:
     assert seen_finished > 10 and seen_mid > 100
 
 
+HANDS = {"a": 1, "b": 2, "c": 4, "d": 8}
+
+
 @pytest.mark.parametrize("tricks", [((36,),), ((0, 1, 2, 3, 4),), ((-1,),)])
 def test_set_play_rejects_bad_tricks(tricks) -> None:
     with pytest.raises(ValueError):
-        _search.Core(1).set_play(1, 2, 4, 8, tricks, 0)
+        _search.Core(1).set_play(HANDS, ("a", "b", "c", "d"), tricks, 0)
 
 
-def test_set_play_rejects_cards_off_the_deck() -> None:
+def test_set_play_rejects_cards_off_the_deck_and_other_tables() -> None:
     with pytest.raises(ValueError):
-        _search.Core(1).set_play(1 << 36, 2, 4, 8, (), 0)
+        _search.Core(1).set_play({**HANDS, "a": 1 << 36}, ("a", "b", "c", "d"), (), 0)
+    with pytest.raises(ValueError):
+        _search.Core(1).set_play(HANDS, ("a", "b", "c"), (), 0)
+
+
+def test_fast_solution_equals_the_dataclass() -> None:
+    """The solver's quick constructor sets every field of Solution, as its __init__ does."""
+    args = ("Anna", 61, "Bert", 12, "solo", 1)
+    made = solver_module._solution(*args)
+    assert made == Solution(*args) and type(made) is Solution
+    assert set(vars(made)) == {f.name for f in dataclasses.fields(Solution)}
