@@ -450,6 +450,57 @@ cdef inline int mtdf(Ctx* ctx, const Pos* p) noexcept nogil:
     return mtdf_bounded(ctx, p, u, 0, u)
 
 
+cdef uint64_t all_card_values(Ctx* ctx, const Pos* root, int* val) noexcept nogil:
+    """``val[c]``: the value of every legal card ``c`` of the mover at ``root``
+    (see ``Core.card_values``); returns the legal cards.  All of it without
+    the GIL, in one stretch: a small position's values cost less than taking
+    and releasing the GIL around each card's search."""
+    cdef int seat = (root.leader + root.ncards) & 3
+    cdef uint64_t moves = legal_moves(root, seat)
+    cdef uint64_t kept = drop_equivalent(root, moves)
+    cdef uint64_t present = root.hands[0] | root.hands[1] | root.hands[2] | root.hands[3] | root.trickmask
+    cdef uint64_t others = present & ~root.hands[seat]
+    cdef uint64_t done = 0, twins, later_d, later_f
+    cdef Pos child
+    cdef int c, a, d, side, g, lo, hi, u
+    for c in range(NCARDS):
+        if not (kept >> c) & 1:
+            continue
+        child = root[0]
+        play(&child, c)
+        lo = child.pts + (ctx.bonus if child.has_trick else 0)
+        hi = most_points(ctx, &child)
+        # the lower twins already valued: same suit, no other hand's card between
+        twins = done & SUITMASK[SUIT[c]]
+        if twins:
+            later_cards(root, SUIT[c], &later_d, &later_f)
+            side = sure_side(root, seat, c, later_d, later_f)
+            while twins:
+                a = highest(twins)
+                twins &= ~((<uint64_t>1) << a)
+                if others & (((<uint64_t>1) << c) - ((<uint64_t>2) << a)):
+                    break       # a card of another hand lies between: so for all below
+                d = POINTS[c] - POINTS[a]
+                if val[a] + (0 if side < 0 else d) < hi:
+                    hi = val[a] + (0 if side < 0 else d)
+                if val[a] - (0 if side > 0 else d) > lo:
+                    lo = val[a] - (0 if side > 0 else d)
+        if lo < hi:
+            # the first choices' bound, unless the twins settle the card
+            u = start_bound(ctx, &child)
+            if u < hi:
+                hi = u
+        g = hi if hi > lo else lo
+        val[c] = mtdf_bounded(ctx, &child, g, lo, hi)
+        done |= (<uint64_t>1) << c
+    # a zero-point card equivalent to the next card above it (same hand,
+    # nothing between them in play) has that card's value: no search
+    for c in range(NCARDS - 1, -1, -1):
+        if (moves >> c) & 1 and not (kept >> c) & 1:
+            val[c] = val[dd_ctz(present & SUITMASK[SUIT[c]] & ~(((<uint64_t>2) << c) - 1))]
+    return moves
+
+
 cdef class Core:
     """Owns a transposition table and one root position (seat 0 = declarer)."""
 
@@ -654,57 +705,12 @@ cdef class Core:
         already settle the card.  Most of this stage's work is each card's
         final proof at its own value, which no start avoids.
         """
-        cdef int seat = self.to_move
-        cdef uint64_t moves = legal_moves(&self.root, seat)
-        cdef uint64_t kept = drop_equivalent(&self.root, moves)
-        cdef uint64_t present = (self.root.hands[0] | self.root.hands[1] | self.root.hands[2]
-                                 | self.root.hands[3] | self.root.trickmask)
-        cdef uint64_t others = present & ~self.root.hands[seat]
-        cdef uint64_t done = 0, twins, later_d, later_f
-        cdef Pos child
-        cdef int c, a, d, side, v, g, lo, hi, u
         cdef int val[NCARDS]
-        values = {}
-        for c in range(NCARDS):
-            if not (kept >> c) & 1:
-                continue
-            child = self.root
-            play(&child, c)
-            lo = child.pts + (self.ctx.bonus if child.has_trick else 0)
-            hi = most_points(&self.ctx, &child)
-            # the lower twins already valued: same suit, no other hand's card between
-            twins = done & SUITMASK[SUIT[c]]
-            if twins:
-                later_cards(&self.root, SUIT[c], &later_d, &later_f)
-                side = sure_side(&self.root, seat, c, later_d, later_f)
-                while twins:
-                    a = highest(twins)
-                    twins &= ~((<uint64_t>1) << a)
-                    if others & (((<uint64_t>1) << c) - ((<uint64_t>2) << a)):
-                        break       # a card of another hand lies between: so for all below
-                    d = POINTS[c] - POINTS[a]
-                    if val[a] + (0 if side < 0 else d) < hi:
-                        hi = val[a] + (0 if side < 0 else d)
-                    if val[a] - (0 if side > 0 else d) > lo:
-                        lo = val[a] - (0 if side > 0 else d)
-            if lo < hi:
-                # the first choices' bound, unless the twins settle the card
-                with nogil:
-                    u = start_bound(&self.ctx, &child)
-                if u < hi:
-                    hi = u
-            g = hi if hi > lo else lo
-            with nogil:
-                v = mtdf_bounded(&self.ctx, &child, g, lo, hi)
-            val[c] = v
-            done |= (<uint64_t>1) << c
-            values[c] = v
-        # a zero-point card equivalent to the next card above it (same hand,
-        # nothing between them in play) has that card's value: no search
-        for c in range(NCARDS - 1, -1, -1):
-            if (moves >> c) & 1 and not (kept >> c) & 1:
-                values[c] = values[dd_ctz(present & SUITMASK[SUIT[c]] & ~(((<uint64_t>2) << c) - 1))]
-        return sorted(values.items())
+        cdef uint64_t moves
+        cdef int c
+        with nogil:
+            moves = all_card_values(&self.ctx, &self.root, val)
+        return [(c, val[c]) for c in range(NCARDS) if (moves >> c) & 1]
 
     def line(self, int value=-1) -> list:
         """A best line of play from the root to the end (cards in play order);
