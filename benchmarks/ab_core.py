@@ -44,6 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package (the deals' loader), not whichever one is installed
 
+from dobbm_solver.cards import card_points, trick_winner  # noqa: E402
 from dobbm_solver.handfile import load_hand_file  # noqa: E402
 from dobbm_solver.models.discard_rule import legal_discards  # noqa: E402
 from dobbm_solver.solver import Solver  # noqa: E402
@@ -163,12 +164,29 @@ def build(rev: str, name: str, where: Path, pgo: bool = False) -> Any:
 
 
 class _Capture:
-    """Stands in for a core: keeps the arguments the solver would set its root with."""
+    """Stands in for a core: keeps the arguments of ``set_position`` for the root the
+    solver would set (a core of any revision takes them; newer solvers set the root
+    with ``set_play``, which replays the tricks in the core)."""
 
     args: tuple
 
     def set_position(self, *args: Any) -> None:
         self.args = args
+
+    def set_play(self, hands: Any, seats: tuple[str, ...], tricks: Any, bonus: int,
+                 keep_table: bool = False) -> int:
+        leader, points, has_trick = 0, 0, False
+        for trick in tricks:
+            if len(trick) == 4:
+                leader = (leader + trick_winner(trick)) % 4
+                if leader == 0:
+                    points += sum(card_points(c) for c in trick)
+                    has_trick = True
+        last = tricks[-1] if tricks else ()
+        trick_now = list(last) if len(last) < 4 else []
+        self.args = ([hands[s] for s in seats], leader, trick_now, points, has_trick, bonus, keep_table)
+        finished = sum(len(t) == 4 for t in tricks) == 8
+        return -1 if finished else (leader + len(trick_now)) % 4
 
 
 def _root(solver: Solver, deal: Any, keep_table: bool = False) -> tuple:
