@@ -463,9 +463,11 @@ cdef uint64_t all_card_values(Ctx* ctx, const Pos* root, int* val) noexcept nogi
     cdef uint64_t done = 0, twins, later_d, later_f
     cdef Pos child
     cdef int c, a, d, side, g, lo, hi, u
+    cdef bint twinned
     for c in range(NCARDS):
         if not (kept >> c) & 1:
             continue
+        twinned = False
         child = root[0]
         play(&child, c)
         lo = child.pts + (ctx.bonus if child.has_trick else 0)
@@ -481,12 +483,15 @@ cdef uint64_t all_card_values(Ctx* ctx, const Pos* root, int* val) noexcept nogi
                 if others & (((<uint64_t>1) << c) - ((<uint64_t>2) << a)):
                     break       # a card of another hand lies between: so for all below
                 d = POINTS[c] - POINTS[a]
+                twinned = True
                 if val[a] + (0 if side < 0 else d) < hi:
                     hi = val[a] + (0 if side < 0 else d)
                 if val[a] - (0 if side > 0 else d) > lo:
                     lo = val[a] - (0 if side > 0 else d)
-        if lo < hi:
-            # the first choices' bound, unless the twins settle the card
+        if lo < hi and not twinned:
+            # the first choices' bound, unless twins bound the card (their
+            # bounds leave a few points at most: its search costs more than
+            # the passes it would spare)
             u = start_bound(ctx, &child)
             if u < hi:
                 hi = u
@@ -698,12 +703,14 @@ cdef class Core:
         :func:`drop_dominated`).  The cards are searched from the lowest up,
         each MTD(f) within the bounds its lower twins already valued give;
         the cheap test just above a lower twin's value then often settles a
-        higher card without the costly proof that it reaches it.  Each
-        card's MTD(f) starts from the upper bound of the defenders' first
-        choices after it (see ``first_choice_bound``), which also leaves its
-        bounds in the table; that search is skipped where the twins' bounds
-        already settle the card.  Most of this stage's work is each card's
-        final proof at its own value, which no start avoids.
+        higher card without the costly proof that it reaches it.  A card
+        with no lower twin starts its MTD(f) from the upper bound of the
+        defenders' first choices after it (see ``first_choice_bound``), which
+        also leaves its bounds in the table; a card its twins bound starts
+        from the top of the range they leave it (no wider than the points
+        between the two cards), where that search would cost more than the
+        tests it spares.  Most of this stage's work is each card's final
+        proof at its own value, which no start avoids.
         """
         cdef int val[NCARDS]
         cdef uint64_t moves
