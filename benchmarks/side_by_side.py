@@ -78,26 +78,29 @@ def bridge_endings(seed: int, count: int) -> list[Any]:
     return [bridge_ending(rng) for _ in range(count)]
 
 
+def one_round(a_call: Callable[[Any], Any], a_deals: Sequence[Any], b_call: Callable[[Any], Any],
+              b_deals: Sequence[Any]) -> tuple[list[Any], list[Any], list[int], list[int]]:
+    """One pass over the deals, A's deal then B's in turn: both results and thread times (ns)."""
+    got_a, got_b, t_a, t_b = [], [], [], []
+    for a, b in zip(a_deals, b_deals):
+        t0 = time.thread_time_ns()
+        got_a.append(a_call(a))
+        t1 = time.thread_time_ns()
+        got_b.append(b_call(b))
+        t2 = time.thread_time_ns()
+        t_a.append(t1 - t0)
+        t_b.append(t2 - t1)
+    return got_a, got_b, t_a, t_b
+
+
 def alternate(a_call: Callable[[Any], Any], a_deals: Sequence[Any], b_call: Callable[[Any], Any],
               b_deals: Sequence[Any], rounds: int) -> tuple[list[float], list[float]]:
     """Per-deal thread times (seconds, median over ``rounds`` after a warm-up) of A and B, alternating."""
-    def one_round() -> tuple[list[Any], list[Any], list[int], list[int]]:
-        got_a, got_b, t_a, t_b = [], [], [], []
-        for a, b in zip(a_deals, b_deals):
-            t0 = time.thread_time_ns()
-            got_a.append(a_call(a))
-            t1 = time.thread_time_ns()
-            got_b.append(b_call(b))
-            t2 = time.thread_time_ns()
-            t_a.append(t1 - t0)
-            t_b.append(t2 - t1)
-        return got_a, got_b, t_a, t_b
-
-    want_a, want_b, _, _ = one_round()
+    want_a, want_b, _, _ = one_round(a_call, a_deals, b_call, b_deals)
     times_a: list[list[int]] = []
     times_b: list[list[int]] = []
     for _ in range(rounds):
-        got_a, got_b, t_a, t_b = one_round()
+        got_a, got_b, t_a, t_b = one_round(a_call, a_deals, b_call, b_deals)
         if got_a != want_a or got_b != want_b:
             raise RuntimeError("a round's results differ from the warm-up's")
         times_a.append(t_a)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 from typing import Callable, Sequence
 
 import pytest
@@ -29,7 +28,7 @@ endplay_dds = pytest.importorskip("endplay.dds")
 endplay_types = pytest.importorskip("endplay.types")
 SolveMode = pytest.importorskip("endplay.dds.solve").SolveMode
 
-from side_by_side import bridge_ending  # noqa: E402  (benchmarks/ is on the path: conftest's folder)
+from side_by_side import bridge_ending, figures, one_round  # noqa: E402  (benchmarks/ is on the path: conftest's folder)
 from test_bench_solver import rounds  # noqa: E402
 
 SEED = 20261201
@@ -45,43 +44,23 @@ def bridge_endings(bench_deals) -> list:
 
 def _side_by_side(benchmark, dobbm_call: Callable, dobbm_deals: Sequence, dds_call: Callable,
                   dds_deals: Sequence) -> dict:
-    """Warm-up round, then timed rounds; each round alternates a dobbm deal and a DDS ending.
-    Every round must give the warm-up's results.  Returns the ratios and the figures."""
-    def one_round() -> tuple[list, list, list[float], list[float]]:
-        got_a, got_b, t_a, t_b = [], [], [], []
-        for a, b in zip(dobbm_deals, dds_deals):
-            t0 = time.perf_counter()
-            got_a.append(dobbm_call(a))
-            t1 = time.perf_counter()
-            got_b.append(dds_call(b))
-            t2 = time.perf_counter()
-            t_a.append(t1 - t0)
-            t_b.append(t2 - t1)
-        return got_a, got_b, t_a, t_b
-
-    want_a, want_b, _, _ = one_round()
-    times_a: list[list[float]] = []
-    times_b: list[list[float]] = []
+    """Warm-up round, then timed rounds; each round alternates a dobbm deal and a DDS ending
+    (``side_by_side.one_round``, on thread time).  Every round must give the warm-up's results.
+    Returns the ratios and the figures."""
+    want_a, want_b, _, _ = one_round(dobbm_call, dobbm_deals, dds_call, dds_deals)
+    times_a: list[list[int]] = []
+    times_b: list[list[int]] = []
 
     def timed() -> None:
-        got_a, got_b, t_a, t_b = one_round()
+        got_a, got_b, t_a, t_b = one_round(dobbm_call, dobbm_deals, dds_call, dds_deals)
         assert got_a == want_a and got_b == want_b
         times_a.append(t_a)
         times_b.append(t_b)
 
     benchmark.pedantic(timed, rounds=rounds("DOBBM_BENCH_ROUNDS", 5), iterations=1)
-    dobbm = [statistics.median(ts) for ts in zip(*times_a)]
-    dds = [statistics.median(ts) for ts in zip(*times_b)]
-    info = {
-        "deals": len(dobbm),
-        "rounds": len(times_a),
-        "dobbm_ms_median": round(1000 * statistics.median(dobbm), 4),
-        "dds_ms_median": round(1000 * statistics.median(dds), 4),
-        "dobbm_s_total": round(sum(dobbm), 4),
-        "dds_s_total": round(sum(dds), 4),
-        "ratio_by_median": round(statistics.median(dobbm) / statistics.median(dds), 3),
-        "ratio_in_total": round(sum(dobbm) / sum(dds), 3),
-    }
+    dobbm = [statistics.median(ts) / 1e9 for ts in zip(*times_a)]
+    dds = [statistics.median(ts) / 1e9 for ts in zip(*times_b)]
+    info = {"deals": len(dobbm), "rounds": len(times_a), **figures(dobbm, dds)}
     benchmark.extra_info.update(info)
     print(f"\n{benchmark.name}: dobbm/DDS by median {info['ratio_by_median']}, "
           f"in total {info['ratio_in_total']} ({info})")
