@@ -13,24 +13,42 @@ With ``inference`` each sample is also weighted by the chance of the cards
 the other seats have played so far, under the model of play
 (:mod:`dobbm_solver.models.play_model`): the estimates are then weighted
 means (self-normalised importance weights), the posterior given the play.
+
+With ``method="alphamu"`` the declarer's cards in the first tricks are chosen
+by alpha-mu search over a few sampled worlds instead
+(:mod:`.alphamu`: one strategy for all worlds the declarer cannot tell apart).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
+from .._pool import worker_solver
 from ..cards import BB_ALL, Card, CardSet, cardset, display_key, legal_cards, scan_forward, trick_winner
 from ..deal import trick_seats
+from ..errors import OptionError
 from ..models.play_model import PLAY_TEMPERATURE
 from .advice import Advice, OptionEstimate
-from .arguments import check_target, check_view, resolve_samples
+from .alphamu import ALPHAMU_DEPTH, ALPHAMU_TRICKS, ALPHAMU_WORLDS, AlphaMuResult, alphamu
+from .arguments import check_target, check_view, resolve_samples, resolve_seed
 from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, PlainMean, estimate_option
 from .payment import payment
 from .runner import Progress, SampleRunner
+from .sampling import sample_deals
 from .template import Analysis, Ranking, run_analysis
 from .view import AnalyzerError, View
+
+#: How ``play`` chooses a card: perfect-information Monte Carlo, or alpha-mu search for
+#: the declarer's first tricks (:mod:`.alphamu`).
+PlayMethod = Literal["pimc", "alphamu"]
+PLAY_METHODS: tuple[str, ...] = ("pimc", "alphamu")
+#: With a time budget the alpha-mu search starts on this many worlds and doubles them
+#: while time is left, up to :data:`ALPHAMU_MAX_WORLDS`.
+ALPHAMU_FIRST_WORLDS = 4
+ALPHAMU_MAX_WORLDS = 32
 
 
 @dataclass(frozen=True)
@@ -154,7 +172,7 @@ def analyze_play(view: View, samples: int | None = None, seed: int | None = None
                  jobs: int | None = None, progress: Progress | None = None, *,
                  target_stderr: float = TARGET_STDERR,
                  budget_s: float | None = None, inference: bool = False,
-                 temperature: float = PLAY_TEMPERATURE) -> Advice[Card]:
+                 temperature: float = PLAY_TEMPERATURE, method: PlayMethod = "pimc") -> Advice[Card]:
     """``me``'s legal cards ranked by expected units, on shared samples.
 
     ``samples`` None: adaptive, batches until the leading card's expected
@@ -166,10 +184,100 @@ def analyze_play(view: View, samples: int | None = None, seed: int | None = None
     ``effective_samples``, the weights' ``(sum w)^2 / sum w^2``).
     ``budget_s``: seconds to sample for, None: no limit (stopping between batches,
     ``stopped`` ``"time"``; see :func:`~.template.run_analysis`).
+    ``method`` ``"alphamu"``: the declarer's cards in tricks 1 to
+    :data:`~.alphamu.ALPHAMU_TRICKS` by :func:`alphamu_play` (``samples``: its worlds), every
+    other decision as ``"pimc"``.
     """
     check_view(view, "play")
+    if method not in PLAY_METHODS:
+        raise OptionError(f"method must be one of {', '.join(PLAY_METHODS)}, not {method!r}")
     temp = check_target(temperature, "temperature", "number of points") if inference else None
+    if method == "alphamu" and alphamu_applies(view):
+        return alphamu_play(view, samples, seed, budget_s=budget_s)
     return run_analysis(PlayAnalysis(view, temp), samples, seed, jobs, progress, target_stderr, budget_s)
+
+
+def alphamu_applies(view: View) -> bool:
+    """Whether ``view`` is a decision alpha-mu search takes: the declarer's, in tricks 1 to
+    :data:`~.alphamu.ALPHAMU_TRICKS`, with cards unseen and more than one legal card."""
+    done = sum(1 for t in view.tricks if len(t) == 4)
+    return (view.role == "declarer" and done < ALPHAMU_TRICKS and not _everything_seen(view)
+            and len(play_turn(view).legal) > 1)
+
+
+def alphamu_play(view: View, worlds: int | None = None, seed: int | None = None, *,
+                 budget_s: float | None = None, depth: int = ALPHAMU_DEPTH) -> Advice[Card]:
+    """The declarer's legal cards ranked by alpha-mu search (:func:`~.alphamu.alphamu`) of
+    ``depth`` declarer moves over the view's first ``worlds`` samples (None:
+    :data:`~.alphamu.ALPHAMU_WORLDS`; the samples of :func:`analyze_play`'s with the same seed).
+
+    Each card's estimate is that of its best vector (the declarer's points per world
+    under one strategy for every world): its mean payment, points and win chance over the
+    worlds.  ``budget_s``: search on :data:`ALPHAMU_FIRST_WORLDS` worlds, then twice as
+    many, until a search ends past the deadline (or ``worlds``, else
+    :data:`ALPHAMU_MAX_WORLDS`, is reached): the answer is that of the last search,
+    which depends only on the worlds it had.  ``info``: ``to_move``, ``trick``,
+    ``stopped``, ``method``, ``depth``, ``solves``.
+    """
+    t0 = time.perf_counter()
+    check_view(view, "play")
+    if view.role != "declarer":
+        raise AnalyzerError(view.path, "me", "alpha-mu search decides the declarer's cards", view.doc)
+    turn = play_turn(view)
+    seed = resolve_seed(seed)
+    fixed = resolve_samples(worlds, minimum=1)
+    if budget_s is not None:
+        budget_s = check_target(budget_s, "budget", "number of seconds")
+    solver = worker_solver()
+    assert view.contract is not None
+    if budget_s is None:
+        n = ALPHAMU_WORLDS if fixed is None else fixed
+        result = alphamu(solver, sample_deals(view, n, seed), view.contract, view.doublings, depth)
+        stopped = "samples"
+    else:
+        cap = ALPHAMU_MAX_WORLDS if fixed is None else fixed
+        n = min(ALPHAMU_FIRST_WORLDS, cap)
+        while True:
+            result = alphamu(solver, sample_deals(view, n, seed), view.contract, view.doublings, depth)
+            if time.perf_counter() - t0 > budget_s:
+                stopped = "time"
+                break
+            if n >= cap:
+                stopped = "samples"
+                break
+            n = min(2 * n, cap)
+    ests = _alphamu_estimates(view, result, turn)
+    margin: tuple[float | None, float | None] = (None, None)
+    if len(ests) > 1:
+        lead, second = (_pays(view, result.best[e.option]) for e in ests[:2])
+        margin = PlainMean().mean([a - b for a, b in zip(lead, second)])
+    return Advice(command="play", me=view.me, role=view.role, recommendation=ests[0].option, options=tuple(ests),
+                  samples=n, seed=seed, jobs=1, seconds=time.perf_counter() - t0,
+                  margin=margin[0], margin_stderr=margin[1],
+                  info={"to_move": turn.to_move, "trick": turn.trick, "stopped": stopped, "method": "alphamu",
+                        "depth": depth, "solves": result.solves},
+                  notes=("alpha-mu search: the declarer plays one strategy in every sampled world it cannot "
+                         f"tell apart for its next {depth} moves, the defenders are assumed to see the cards; "
+                         "open-card play after that",
+                         "win % and points are the declarer's final points after the card, under the "
+                         "card's best strategy"))
+
+
+def _pays(view: View, points: Sequence[int]) -> list[float]:
+    assert view.contract is not None
+    return [float(payment(p, view.contract, view.doublings, True)) for p in points]
+
+
+def _alphamu_estimates(view: View, result: AlphaMuResult, turn: PlayTurn) -> list[OptionEstimate[Card]]:
+    """Each class of alike cards' estimate from its best vector, best first (ties: the higher
+    open-card mean, then the order shown)."""
+    order = {c: k for k, c in enumerate(turn.legal)}
+    ests = []
+    for c, vector in result.best.items():
+        e = estimate_option(c, PlainMean(), _pays(view, vector), list(vector))
+        ests.append(replace(e, alike=result.alike[c][1:]))
+    return sorted(ests, key=lambda e: (-result.score[e.option], -sum(result.open_values[e.option]),
+                                       order[e.option]))
 
 
 def _weighted(pays: Sequence[float], w: Sequence[float]) -> list[float]:

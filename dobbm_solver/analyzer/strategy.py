@@ -14,7 +14,7 @@ from ..cards import Card, lowest_card
 from ..playout import SeatView
 from .advice import Advice
 from .estimate import TARGET_STDERR
-from .play import analyze_play
+from .play import PlayMethod, analyze_play
 from .view import View
 
 
@@ -34,6 +34,8 @@ class MonteCarloStrategy:
     budget_s: float | None = None
     #: weight the samples by the play so far (:mod:`dobbm_solver.models.play_model`)
     inference: bool = False
+    #: ``"alphamu"``: the declarer's first cards by alpha-mu search (:mod:`.alphamu`)
+    method: PlayMethod = "pimc"
     sees_all_cards = False
 
     def __call__(self, view: SeatView) -> Card:
@@ -51,7 +53,7 @@ class MonteCarloStrategy:
         played = sum(len(t) for t in view.tricks)
         advice = analyze_play(play_view, samples=self.samples, seed=self.seed + played, jobs=self.jobs,
                               target_stderr=self.target_stderr, budget_s=self.budget_s,
-                              inference=self.inference)
+                              inference=self.inference, method=self.method)
         return advice.recommendation, advice
 
 

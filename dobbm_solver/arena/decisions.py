@@ -14,6 +14,7 @@ from typing import Mapping
 
 from ..analyzer import Advice, View, analyze_bid, analyze_discard, analyze_double
 from ..analyzer.advice import OptT
+from ..analyzer.play import PlayMethod
 from ..analyzer.strategy import MonteCarloStrategy
 from ..cards import Card, CardSet
 from ..deal import Deal
@@ -180,28 +181,33 @@ def play_strategy(strategy: str, board: Board, env: Env, seat: str) -> Strategy:
     if strategy == "rule":
         return rule_of_thumb_strategy()
     if strategy in SAMPLING:
-        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"), inference=strategy == "infer")
+        return WholeMonteCarlo(env, seat, board.seed_for(seat, "play"), inference=strategy == "infer",
+                               method="alphamu" if strategy == "alphamu" else "pimc")
     return open_card_strategy(env.solver)
 
 
 class WholeMonteCarlo:
     """The Monte Carlo card player of :mod:`dobbm_solver.analyzer.strategy` (the same
     view, the same seeds: ``seed`` plus the cards played so far) at ``env``'s sample
-    count and time budget, reading the play with ``inference``, except that an analysis Ctrl-C cut short stops the deal
+    count and time budget, reading the play with ``inference``, the declarer's first
+    cards by alpha-mu search with ``method`` ``"alphamu"``, except that an analysis Ctrl-C cut short stops the deal
     (see :func:`whole`) instead of playing the card it would have recommended."""
 
     sees_all_cards = False
 
-    def __init__(self, env: Env, seat: str, seed: int, inference: bool = False) -> None:
+    def __init__(self, env: Env, seat: str, seed: int, inference: bool = False,
+                 method: PlayMethod = "pimc") -> None:
         self.env = env
         self.seat = seat
         self.seed = seed
         self.inference = inference
+        self.method = method
 
     def __call__(self, view: SeatView) -> Card:
         env = self.env
         card, advice = MonteCarloStrategy(samples=env.samples.play, seed=self.seed, jobs=1,
-                                          budget_s=env.budget_s, inference=self.inference).advise(view)
+                                          budget_s=env.budget_s, inference=self.inference,
+                                          method=self.method).advise(view)
         if advice is not None:
             used(env, self.seat, "play", advice)
         return card

@@ -2,7 +2,7 @@
 
 A player is written as a *player name*:
 
-* ``rule``, ``advice``, ``pimc``, ``infer`` or ``open``: that strategy for all four decisions;
+* ``rule``, ``advice``, ``pimc``, ``infer``, ``alphamu`` or ``open``: that strategy for all four decisions;
 * a base name and overrides, comma-separated: ``advice,play=rule`` is the
   advice for bid, discard and double and the rule of thumb for the card play;
 * all four decisions named: ``bid=advice,discard=rule,double=rule,play=rule``
@@ -29,7 +29,9 @@ Monte Carlo for all four decisions, its bid counting a pass as 0.  It stays a
 player by name so that every new method is measured against it (``advice
 pimc --per-decision``).  ``infer`` is the advice whose card player reads the
 play (:mod:`dobbm_solver.models.play_model`; measured, not yet the
-advice's).  Where two of them decide alike they are one method
+advice's).  ``alphamu`` is the advice whose declarer chooses its cards in
+tricks 1 to 3 by alpha-mu search (:mod:`dobbm_solver.analyzer.alphamu`; its
+other cards as ``advice``).  Where two of them decide alike they are one method
 (:func:`method`): a comparison swaps only the decisions whose methods differ.
 
 The advice strategies run with the fixed sample counts of
@@ -48,16 +50,17 @@ from ..analyzer.estimate import MAX_SAMPLES
 from ..errors import DobbmError
 
 DECISIONS: tuple[str, ...] = ("bid", "discard", "double", "play")
-STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "infer", "open")
+STRATEGY_NAMES: tuple[str, ...] = ("rule", "advice", "pimc", "infer", "open", "alphamu")
 #: The strategies that sample (the analyzer's): their sample counts and budgets apply.
-SAMPLING: tuple[str, ...] = ("advice", "pimc", "infer")
+SAMPLING: tuple[str, ...] = ("advice", "pimc", "infer", "alphamu")
 #: The decisions where each strategy of the analyzer decides as ``advice`` does.
 AS_ADVICE: dict[str, tuple[str, ...]] = {"pimc": ("discard", "double", "play"),
-                                         "infer": ("bid", "discard", "double")}
+                                         "infer": ("bid", "discard", "double"),
+                                         "alphamu": ("bid", "discard", "double")}
 
 
 def method(decision: str, strategy: str) -> str:
-    """The method behind ``strategy`` for ``decision``: ``pimc`` and ``infer`` are ``advice``
+    """The method behind ``strategy`` for ``decision``: ``pimc``, ``infer`` and ``alphamu`` are ``advice``
     where they decide alike (:data:`AS_ADVICE`), else each strategy is its own."""
     return "advice" if decision in AS_ADVICE.get(strategy, ()) else strategy
 

@@ -95,8 +95,12 @@ def double(file: str | None, deal_lines: tuple[str, ...], samples: int | None, s
 @click.option("--infer", is_flag=True,
               help="Read the play: weight each sample by how likely the cards played so far are under "
                    "the model of play (docs/methods.md); more solves.")
+@click.option("--method", type=click.Choice(["pimc", "alphamu"]), default="pimc", show_default=True,
+              help="pimc: every sample played with open cards; alphamu: the declarer's cards in tricks "
+                   "1-3 by alpha-mu search, one strategy for all sampled worlds (-n: the worlds, "
+                   "default 8; docs/methods.md).")
 def play(file: str | None, deal_lines: tuple[str, ...], samples: int | None, seed: int, jobs: int | None,
-         as_json: bool, quiet: bool, infer: bool) -> None:
+         as_json: bool, quiet: bool, infer: bool, method: str) -> None:
     """Which card now? `me` is to play the next card; `tricks` holds the play so far.
 
     The unseen cards are sampled consistent with the bids, the lay-away rule, the cards
@@ -105,4 +109,7 @@ def play(file: str | None, deal_lines: tuple[str, ...], samples: int | None, see
     each sample flatters the side with guesses to make (strategy fusion). The workers
     are threads.
     """
-    _analyze("play", file, deal_lines, samples, seed, jobs, as_json, quiet, None, {"inference": infer})
+    extra: dict[str, Any] = {"inference": infer}
+    if method != "pimc":
+        extra["method"] = method
+    _analyze("play", file, deal_lines, samples, seed, jobs, as_json, quiet, None, extra)
