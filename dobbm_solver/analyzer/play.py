@@ -38,7 +38,7 @@ from .estimate import MAX_SAMPLES, MIN_SAMPLES, TARGET_STDERR, PlainMean, estima
 from .payment import payment
 from .runner import Progress, SampleRunner
 from .sampling import sample_deals
-from .template import Analysis, Ranking, run_analysis
+from .template import Analysis, Ranking, compared, run_analysis
 from .view import AnalyzerError, View
 
 #: How ``play`` chooses a card: perfect-information Monte Carlo, or alpha-mu search for
@@ -246,11 +246,12 @@ def alphamu_play(view: View, worlds: int | None = None, seed: int | None = None,
                 stopped = "samples"
                 break
             n = min(2 * n, cap)
-    ests = _alphamu_estimates(view, result, turn)
+    pays = {c: dict(enumerate(_pays(view, v))) for c, v in result.best.items()}
+    ests = compared(lambda idx: PlainMean(), Ranking(_alphamu_estimates(view, result, turn), pays)).estimates
     margin: tuple[float | None, float | None] = (None, None)
     if len(ests) > 1:
-        lead, second = (_pays(view, result.best[e.option]) for e in ests[:2])
-        margin = PlainMean().mean([a - b for a, b in zip(lead, second)])
+        lead, second = (pays[e.option] for e in ests[:2])
+        margin = PlainMean().mean([lead[i] - second[i] for i in lead])
     return Advice(command="play", me=view.me, role=view.role, recommendation=ests[0].option, options=tuple(ests),
                   samples=n, seed=seed, jobs=1, seconds=time.perf_counter() - t0,
                   margin=margin[0], margin_stderr=margin[1],
@@ -276,8 +277,19 @@ def _alphamu_estimates(view: View, result: AlphaMuResult, turn: PlayTurn) -> lis
     for c, vector in result.best.items():
         e = estimate_option(c, PlainMean(), _pays(view, vector), list(vector))
         ests.append(replace(e, alike=result.alike[c][1:]))
-    return sorted(ests, key=lambda e: (-result.score[e.option], -sum(result.open_values[e.option]),
-                                       order[e.option]))
+    ests.sort(key=lambda e: (-result.score[e.option], -sum(result.open_values[e.option]), order[e.option]))
+    # cards worth the same in every world, searched and open, as one row (as Monte Carlo's rows)
+    rows: list[OptionEstimate[Card]] = []
+    seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    for e in ests:
+        key = (result.best[e.option], result.open_values[e.option])
+        if key in seen:
+            k = seen[key]
+            rows[k] = replace(rows[k], alike=rows[k].alike + (e.option,) + e.alike)
+        else:
+            seen[key] = len(rows)
+            rows.append(e)
+    return rows
 
 
 def _weighted(pays: Sequence[float], w: Sequence[float]) -> list[float]:
