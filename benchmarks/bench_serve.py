@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import socket
-import statistics
 import sys
 import threading
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))   # this tree's package, not whichever one is installed
 
-GOAL_SECONDS = 0.2
+from bench_explore import report_times  # noqa: E402  (the goal and the summary of a step's times)
 
 
 def post(url: str, action: str, body: dict[str, object]) -> dict[str, object]:
@@ -67,15 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.should_exit = True
         thread.join(10)
-    times = sorted(t for t, _, _ in clicks)
-    slowest = max(clicks)
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(f"{args.deals} random deals, {len(clicks)} clicks (Best card: a card played, the state answered)")
-    print(f"seconds per click: median {statistics.median(times):.4f}, 95th percentile {p95:.4f}, "
-          f"slowest {slowest[0]:.4f} (seed {slowest[1]}, trick {slowest[2]})")
-    print(f"goal: every click under {GOAL_SECONDS} s: {'met' if slowest[0] < GOAL_SECONDS else 'NOT met'}")
-    return 0 if slowest[0] < GOAL_SECONDS else 1
-
+    return report_times("click", [(t, f"seed {seed}", trick) for t, seed, trick in clicks])
 
 if __name__ == "__main__":
     sys.exit(main())
