@@ -11,10 +11,11 @@ from __future__ import annotations
 import html
 from functools import cache
 from importlib import resources
+from typing import Sequence
 
 from ...cards import CARDS_PER_SUIT, RANKS, SUIT_NAMES, SUITS, Card, card_name
 
-__all__ = ["GENERATOR", "SUIT_SYMBOLS", "esc", "asset", "suit_icon", "card_html", "page"]
+__all__ = ["GENERATOR", "SUIT_SYMBOLS", "esc", "asset", "suit_icon", "card_html", "page", "sections_page"]
 
 #: The mark in the head of every page dobbm writes: a page holding it may be written over.
 GENERATOR = '<meta name="generator" content="dobbm">'
@@ -69,3 +70,12 @@ def page(title: str, body: str, *, script: str = "step.js", extra_head: str = ""
             f"{GENERATOR}<title>{esc(title)}</title><style>{asset('page.css')}</style>{extra_head}</head>"
             '<body><svg width="0" height="0" style="position:absolute" aria-hidden="true">'
             f"<defs>{SUIT_SYMBOLS}</defs></svg><main>{body}</main>{scripts}</body></html>\n")
+
+
+def sections_page(command: str, legend: str, sections: Sequence[tuple[str, str]]) -> str:
+    """The page of ``dobbm COMMAND`` over several inputs: its heading, ``legend`` (HTML), and
+    each ``(section, title)``; the page is titled by the one input's title or their count."""
+    body = [f"<h1>dobbm {esc(command)}</h1>", f'<p class="legend">{legend}</p>'] + [s for s, _ in sections]
+    noun = "hands" if command == "review" else "deals"
+    title = sections[0][1] if len(sections) == 1 else f"{len(sections)} {noun}"
+    return page(f"dobbm {command}: {title}", "".join(body))

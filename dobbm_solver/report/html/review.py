@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...review import Review
-from .page import card_html, esc, page
+from .page import card_html, esc, sections_page
 from .play import from_review, play_html
 from .words import deal_heading, result_words
 
@@ -42,10 +42,6 @@ def review_section(review: Review, title: str) -> str:
 
 def review_page(reviews: Sequence[tuple[Review, str]]) -> str:
     """The page of ``dobbm review``: one section a hand."""
-    body = ["<h1>dobbm review</h1>",
-            '<p class="legend">Under each card: the declarer\'s final points under best play with open cards '
-            "after it; ✓ a best card, − what it cost its side in points (the title tells the units of each "
-            "defender's payment).</p>"]
-    body += [review_section(r, title) for r, title in reviews]
-    title = reviews[0][1] if len(reviews) == 1 else f"{len(reviews)} hands"
-    return page(f"dobbm review: {title}", "".join(body))
+    return sections_page("review", "Under each card: the declarer's final points under best play with open "
+                         "cards after it; ✓ a best card, − what it cost its side in points (the title tells the "
+                         "units of each defender's payment).", [(review_section(r, t), t) for r, t in reviews])

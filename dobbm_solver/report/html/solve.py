@@ -9,7 +9,7 @@ from ...deal import Deal
 from ...explore import card_values
 from ...review import deal_before_play
 from ...solver import BestPlay
-from .page import esc, page
+from .page import esc, sections_page
 from .play import from_line, play_html
 from .words import deal_heading, result_words
 
@@ -38,10 +38,7 @@ def solve_section(best: BestPlay, title: str) -> str:
 
 def solve_page(solved: Sequence[tuple[BestPlay, str]]) -> str:
     """The page of ``dobbm solve``: one section a deal."""
-    body = ["<h1>dobbm solve</h1>",
-            '<p class="legend">Every number is the declarer\'s final points (0 to 120) under best play '
-            "with open cards after that card; − is what a card costs its side against the best card, "
-            "in points. Cards of the best line are in italics.</p>"]
-    body += [solve_section(best, title) for best, title in solved]
-    title = solved[0][1] if len(solved) == 1 else f"{len(solved)} deals"
-    return page(f"dobbm solve: {title}", "".join(body))
+    return sections_page("solve", "Every number is the declarer's final points (0 to 120) under best play "
+                         "with open cards after that card; − is what a card costs its side against the best "
+                         "card, in points. Cards of the best line are in italics.",
+                         [(solve_section(best, t), t) for best, t in solved])
