@@ -8,7 +8,9 @@ from pathlib import Path
 from types import ModuleType
 
 import yaml
+from click.testing import CliRunner, Result
 
+from dobbm_solver import cli
 from dobbm_solver.cards import cardset, parse_cards
 from dobbm_solver.deal import Deal
 from dobbm_solver.handfile import parse_deal_text
@@ -67,3 +69,13 @@ def oracle_deals() -> list[Deal]:
         [deal] = parse_deal_text(yaml.safe_dump(raw), f"oracle[{n}]")
         deals.append(deal)
     return deals
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    """``dobbm ARGS`` in this process, with ``input`` on its standard input."""
+    return CliRunner().invoke(cli.main, list(args), input=input)
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return result

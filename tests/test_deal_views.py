@@ -9,9 +9,9 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from helpers import ok, run
 
-from dobbm_solver import cli
 from dobbm_solver.analyzer import make_view
 from dobbm_solver.analyzer.view import AnalyzerError, View
 from dobbm_solver.cards import cardset
@@ -21,15 +21,6 @@ from dobbm_solver.handfile import parse_specs
 from dobbm_solver.notation import parse_spec_line
 
 DECISIONS = ("bid", "discard", "double", "play")
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli.main, list(args), input=input)
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    return result
 
 
 def one_error(result: Result) -> str:

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import Result
+from helpers import ok, run
 
-from dobbm_solver import cli
 from dobbm_solver.analyzer import make_view
 from dobbm_solver.cards import card_name, trick_winner
 from dobbm_solver.deal import trick_seats
@@ -46,15 +46,6 @@ ROOT = Path(__file__).resolve().parents[1]
 HANDS = ROOT / "hands"
 VIEWS = {"bid.yaml": "bid", "discard.yaml": "discard", "double.yaml": "double",
          "double_retour.yaml": "double", "play.yaml": "play"}
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli.main, list(args), input=input)
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    return result
 
 
 def one_error(result: Result) -> str:
